@@ -1,0 +1,1 @@
+"""toolpen's trusted host side. The public API is what this module exports."""

@@ -1,0 +1,1 @@
+"""The untrusted side of toolpen: language policy, restricted compilation, worker processes."""
