@@ -1,0 +1,247 @@
+"""Sessions, events, call records, state deltas and key scopes, shaped like ADK / CES.
+
+A session's visible state merges three scopes, told apart by the key's prefix:
+
+- ``app:key``: shared by every session of the app;
+- ``user:key``: shared by the sessions of one (app, user);
+- ``key`` (no prefix): this session only;
+- ``temp:key``: visible during one invocation, never stored.
+
+A tool never writes state directly: it returns a :class:`StateDelta` (keys set and deleted),
+which the store commits atomically with the call's events (see ``runtime/store/base.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from runtime.errors import InvalidState
+
+
+class Scope(StrEnum):
+    """Where a state key lives, chosen by its prefix."""
+
+    APP = "app"
+    USER = "user"
+    SESSION = "session"
+    TEMP = "temp"
+
+
+_PREFIXES = {"app:": Scope.APP, "user:": Scope.USER, "temp:": Scope.TEMP}
+
+
+def scope_of(key: str) -> Scope:
+    """The scope of a state key: ``app:``, ``user:``, ``temp:`` or (no prefix) the session."""
+    for prefix, scope in _PREFIXES.items():
+        if key.startswith(prefix):
+            return scope
+    return Scope.SESSION
+
+
+def encode_json(value: Any, what: str) -> str:
+    """Strict JSON text of ``value`` (no NaN/Infinity); raises ``InvalidState`` naming ``what``."""
+    try:
+        return json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise InvalidState(f"{what} is not JSON: {exc}") from None
+
+
+@dataclass(frozen=True)
+class StateDelta:
+    """What one call changed in the state: keys set (to JSON values) and keys deleted.
+
+    Its JSON shape is ``{"set": {key: value}, "deleted": [key, ...]}``. A key both set and
+    deleted is deleted.
+    """
+
+    set: dict[str, Any] = field(default_factory=dict)
+    deleted: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> StateDelta:
+        """Read the JSON shape (``None`` is the empty delta); raises ``InvalidState`` if malformed."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict) or set(data) - {"set", "deleted"}:
+            raise InvalidState('a state delta is {"set": {...}, "deleted": [...]}')
+        to_set = data.get("set") or {}
+        deleted = data.get("deleted") or []
+        if not isinstance(to_set, dict) or not all(isinstance(k, str) for k in to_set):
+            raise InvalidState("state delta 'set' must map string keys to values")
+        if not isinstance(deleted, list) or not all(isinstance(k, str) for k in deleted):
+            raise InvalidState("state delta 'deleted' must be a list of string keys")
+        return cls(dict(to_set), list(deleted))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape ``{"set": {...}, "deleted": [...]}``."""
+        return {"set": dict(self.set), "deleted": list(self.deleted)}
+
+    def __bool__(self) -> bool:
+        return bool(self.set or self.deleted)
+
+    def only(self, *scopes: Scope) -> StateDelta:
+        """The part of this delta whose keys are in one of ``scopes``."""
+        return StateDelta(
+            {k: v for k, v in self.set.items() if scope_of(k) in scopes},
+            [k for k in self.deleted if scope_of(k) in scopes],
+        )
+
+    def without_temp(self) -> StateDelta:
+        """This delta minus the ``temp:`` keys (what gets stored and recorded in events)."""
+        return self.only(Scope.APP, Scope.USER, Scope.SESSION)
+
+    def apply_to(self, state: dict[str, Any]) -> dict[str, Any]:
+        """A new state: ``state`` with this delta's keys set, then its deleted keys removed."""
+        result = {**state, **self.set}
+        for key in self.deleted:
+            result.pop(key, None)
+        return result
+
+    def check_json(self) -> None:
+        """Raise ``InvalidState`` (naming the key) if a value set is not JSON."""
+        for key, value in self.set.items():
+            encode_json(value, f"state key {key!r}")
+
+
+class FunctionCall(BaseModel):
+    """A model's request to run a tool."""
+
+    id: str
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class FunctionResponse(BaseModel):
+    """A tool's answer to a function call: ``{"result": ...}`` or ``{"error": {...}}``."""
+
+    id: str
+    name: str
+    response: dict[str, Any] = Field(default_factory=dict)
+
+
+class Part(BaseModel):
+    """One part of a content: text, a function call or a function response."""
+
+    text: str | None = None
+    function_call: FunctionCall | None = None
+    function_response: FunctionResponse | None = None
+
+
+class Content(BaseModel):
+    """A message: ``{role, parts}`` with role ``user`` or ``model``."""
+
+    role: str
+    parts: list[Part] = Field(default_factory=list)
+
+
+class EventActions(BaseModel):
+    """What an event did besides its content; ``state_delta`` in the :class:`StateDelta` shape."""
+
+    state_delta: dict[str, Any] = Field(default_factory=lambda: StateDelta().to_dict())
+
+
+class Event(BaseModel):
+    """One entry in a session's history."""
+
+    id: str = Field(default_factory=lambda: uuid.uuid4().hex)
+    author: str
+    invocation_id: str = ""
+    timestamp: float = Field(default_factory=time.time)
+    content: Content | None = None
+    actions: EventActions = Field(default_factory=EventActions)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of this event (parts keep only the field they carry)."""
+        return self.model_dump(exclude_none=True)
+
+
+class Session(BaseModel):
+    """A conversation: its visible (merged) state and its events, oldest first."""
+
+    id: str
+    app_name: str
+    user_id: str
+    state: dict[str, Any] = Field(default_factory=dict)
+    events: list[Event] = Field(default_factory=list)
+    last_update_time: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of this session."""
+        return self.model_dump(exclude_none=True)
+
+
+class SessionSummary(BaseModel):
+    """A session without its state and events, as listed by a store."""
+
+    id: str
+    app_name: str
+    user_id: str
+    event_count: int
+    last_update_time: float
+
+
+CallStatus = Literal["started", "succeeded", "failed"]
+
+
+class CallRecord(BaseModel):
+    """A call keyed by (session_id, call_id): started, then finished with its stored result.
+
+    A record still ``started`` when a retry arrives means an earlier run may have had effects
+    but stored no result: its outcome is unknown and it must not run again.
+    """
+
+    session_id: str
+    call_id: str
+    tool: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    status: CallStatus = "started"
+    result: dict[str, Any] | None = None
+    started_at: float = Field(default_factory=time.time)
+    finished_at: float | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once a result is stored (success or failure)."""
+        return self.status != "started"
+
+
+def call_events(
+    *,
+    call_id: str,
+    tool: str,
+    args: dict[str, Any],
+    response: dict[str, Any],
+    delta: StateDelta,
+    author: str,
+    invocation_id: str = "",
+) -> list[Event]:
+    """The two events of one successful call, as ADK records them.
+
+    A ``function_call`` event (role ``model``) and a ``function_response`` event (role ``user``)
+    whose ``actions.state_delta`` is ``delta`` without its ``temp:`` keys; both authored by
+    the agent.
+    """
+    called = Event(
+        author=author,
+        invocation_id=invocation_id,
+        content=Content(
+            role="model", parts=[Part(function_call=FunctionCall(id=call_id, name=tool, args=args))]
+        ),
+    )
+    answered = Event(
+        author=author,
+        invocation_id=invocation_id,
+        content=Content(
+            role="user",
+            parts=[Part(function_response=FunctionResponse(id=call_id, name=tool, response=response))],
+        ),
+        actions=EventActions(state_delta=delta.without_temp().to_dict()),
+    )
+    return [called, answered]

@@ -1,0 +1,226 @@
+"""The interface every session store implements, and the checks they all share.
+
+A call goes through a store like this (the executor's side)::
+
+    with store.lock(session_id):                       # serializes the session's calls
+        session = store.get_or_create_session(app, user, session_id)
+        earlier = store.begin_call(session_id, call_id, tool, args)
+        if earlier is not None:                        # a retry: never run twice
+            ...  # earlier.result if earlier.finished, else an unknown outcome
+        ...  # run the tool on a snapshot of session.state
+        store.commit_call(session_id, call_id, delta, events, result)   # or fail_call(...)
+
+The lock must be held from the read to the commit: that is what prevents lost updates.
+``commit_call`` applies the delta to the app, user and session scopes, appends the events
+and stores the call's result in one transaction; a failing commit changes nothing.
+Keys ``app:*`` are shared by every session of the app: two sessions writing the same app key
+at once are not serialized against each other (the later commit wins for that key only).
+
+Public methods validate their input here, once; a store implements the ``_`` primitives and
+the read methods, and may rely on receiving JSON-safe values.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from types import TracebackType
+from typing import Any
+
+from runtime.errors import InvalidArguments, NotFound, ToolpenError
+from runtime.session import CallRecord, Event, Scope, Session, SessionSummary, StateDelta, encode_json
+
+LOCK_TIMEOUT = 60.0
+"""Seconds ``Store.lock`` waits for a busy session before raising ``Timeout``."""
+
+StateOwner = tuple[str, str, str]
+"""Which row holds a scope's state: (app_name, user_id, session_id), '' where not used."""
+
+
+def state_owner(scope: Scope, app_name: str, user_id: str, session_id: str) -> StateOwner:
+    """The row that holds ``scope``'s keys for this session (``temp:`` is never stored)."""
+    if scope is Scope.APP:
+        return (app_name, "", "")
+    if scope is Scope.USER:
+        return (app_name, user_id, "")
+    if scope is Scope.SESSION:
+        return (app_name, user_id, session_id)
+    raise ValueError("temp: keys are never stored")
+
+
+STORED_SCOPES = (Scope.APP, Scope.USER, Scope.SESSION)
+
+
+def _require_name(value: object, what: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidArguments(f"{what} must be a non-empty string")
+    return value
+
+
+class Store(ABC):
+    """Sessions, their state in three scopes, their events and call records."""
+
+    url: str
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def create_session(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> Session:
+        """A new session; ``state`` keys go to their scopes (``temp:`` keys are dropped).
+
+        Raises ``InvalidArguments`` if ``session_id`` is already taken.
+        """
+        session_id = _require_name(session_id or uuid.uuid4().hex, "session_id")
+        delta = StateDelta.from_dict({"set": state or {}}).without_temp()
+        delta.check_json()
+        owner = (_require_name(app_name, "app_name"), _require_name(user_id, "user_id"))
+        if not self._insert_session(session_id, *owner, delta, time.time()):
+            raise InvalidArguments(f"session {session_id!r} already exists")
+        return self._existing(session_id)
+
+    def get_or_create_session(
+        self,
+        app_name: str,
+        user_id: str,
+        session_id: str | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> Session:
+        """The session ``session_id`` if it exists (it must belong to app/user), else a new one."""
+        if session_id is not None:
+            session = self.get_session(session_id)
+            if session is None:
+                try:
+                    return self.create_session(app_name, user_id, session_id, state)
+                except InvalidArguments:  # another process created it meanwhile
+                    session = self._existing(session_id)
+            if (session.app_name, session.user_id) != (app_name, user_id):
+                raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
+            return session
+        return self.create_session(app_name, user_id, None, state)
+
+    @abstractmethod
+    def get_session(self, session_id: str) -> Session | None:
+        """The session with its merged state (app + user + session keys) and events, or None."""
+
+    @abstractmethod
+    def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
+        """Summaries of the sessions, optionally of one app and/or user, most recent first."""
+
+    @abstractmethod
+    def delete_session(self, session_id: str) -> bool:
+        """Delete a session, its own state, events and call records; False if it did not exist.
+
+        App and user state stay: other sessions share them.
+        """
+
+    # -- locking --------------------------------------------------------------------------
+
+    @abstractmethod
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
+        """Hold the session's lock for the block: one holder at a time, across threads and,
+        for shared stores, across processes. Not reentrant. Raises ``Timeout`` after
+        ``timeout`` seconds of waiting."""
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def begin_call(self, session_id: str, call_id: str, tool: str, args: dict[str, Any]) -> CallRecord | None:
+        """Record that a call started and return None; or return the existing record untouched.
+
+        The record is stored at once (its own transaction), so a run that dies before its
+        result is stored leaves a ``started`` record: an unknown outcome for a retry.
+        """
+        _require_name(call_id, "call_id")
+        encode_json(args, "the call's arguments")
+        return self._begin_call(CallRecord(session_id=session_id, call_id=call_id, tool=tool, args=args))
+
+    def commit_call(
+        self,
+        session_id: str,
+        call_id: str,
+        delta: StateDelta,
+        events: list[Event],
+        result: dict[str, Any],
+    ) -> None:
+        """Atomically apply ``delta`` (minus ``temp:`` keys), append ``events``, store ``result``
+        and mark the call succeeded, and update the session's last update time.
+
+        Raises ``InvalidState`` for a value that is not JSON, ``NotFound`` for an unknown
+        session, ``ToolpenError`` if the call already has a result; then nothing changes.
+        """
+        delta = delta.without_temp()
+        delta.check_json()
+        for event in events:
+            encode_json(event.to_dict(), "an event")
+        encode_json(result, "the call's result")
+        self._commit_call(session_id, call_id, delta, events, result, time.time())
+
+    def fail_call(self, session_id: str, call_id: str, result: dict[str, Any]) -> None:
+        """Store a failed call's result; the state and events do not change."""
+        encode_json(result, "the call's result")
+        self._fail_call(session_id, call_id, result, time.time())
+
+    @abstractmethod
+    def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        """The call record of (session_id, call_id), or None."""
+
+    # -- lifetime -------------------------------------------------------------------------
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the store's resources (connections)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- primitives a store implements (inputs already validated) -------------------------
+
+    @abstractmethod
+    def _insert_session(
+        self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
+    ) -> bool:
+        """Insert a session and apply ``delta`` to its scopes; False if the id is taken."""
+
+    @abstractmethod
+    def _begin_call(self, record: CallRecord) -> CallRecord | None:
+        """Insert ``record`` unless (session_id, call_id) exists; return the existing one."""
+
+    @abstractmethod
+    def _commit_call(
+        self,
+        session_id: str,
+        call_id: str,
+        delta: StateDelta,
+        events: list[Event],
+        result: dict[str, Any],
+        now: float,
+    ) -> None:
+        """One transaction: the delta, the events, the result (status ``succeeded``)."""
+
+    @abstractmethod
+    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
+        """Store the result with status ``failed``."""
+
+    # -- helpers for stores ---------------------------------------------------------------
+
+    def _existing(self, session_id: str) -> Session:
+        session = self.get_session(session_id)
+        if session is None:
+            raise NotFound(f"session {session_id!r} not found")
+        return session
+
+
+def already_finished(session_id: str, call_id: str) -> ToolpenError:
+    """The error for storing a second result for one call."""
+    return ToolpenError(f"call {call_id!r} of session {session_id!r} already has a result")

@@ -1,0 +1,164 @@
+"""``memory://``: a store in this process's memory, for tests and one-off runs.
+
+One ``threading.Lock`` guards the data (every operation is short and atomic under it);
+``lock(session_id)`` hands out a separate lock per session, so calls in different sessions
+run in parallel. Values are copied in and out through JSON, so callers never share
+mutable state with the store. Nothing is shared with other processes.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from runtime.errors import NotFound, Timeout
+from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
+from runtime.store.base import LOCK_TIMEOUT, STORED_SCOPES, StateOwner, Store, already_finished, state_owner
+
+
+def _copy(value: Any) -> Any:
+    return json.loads(encode_json(value, "a value"))
+
+
+class MemoryStore(Store):
+    """Sessions kept in dictionaries; gone when the process ends."""
+
+    def __init__(self) -> None:
+        self.url = "memory://"
+        self._data_lock = threading.Lock()
+        self._session_locks: dict[str, threading.Lock] = {}
+        self._sessions: dict[str, dict[str, Any]] = {}
+        self._states: dict[StateOwner, dict[str, Any]] = {}
+        self._events: dict[str, list[dict[str, Any]]] = {}
+        self._calls: dict[tuple[str, str], CallRecord] = {}
+
+    def get_session(self, session_id: str) -> Session | None:
+        with self._data_lock:
+            meta = self._sessions.get(session_id)
+            if meta is None:
+                return None
+            state: dict[str, Any] = {}
+            for scope in STORED_SCOPES:
+                state.update(
+                    self._states.get(state_owner(scope, meta["app_name"], meta["user_id"], session_id), {})
+                )
+            return Session(
+                id=session_id,
+                state=_copy(state),
+                events=[Event.model_validate(e) for e in _copy(self._events[session_id])],
+                **meta,
+            )
+
+    def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
+        with self._data_lock:
+            summaries = [
+                SessionSummary(id=sid, event_count=len(self._events[sid]), **meta)
+                for sid, meta in self._sessions.items()
+                if app_name in (None, meta["app_name"]) and user_id in (None, meta["user_id"])
+            ]
+        return sorted(summaries, key=lambda s: s.last_update_time, reverse=True)
+
+    def delete_session(self, session_id: str) -> bool:
+        with self._data_lock:
+            meta = self._sessions.pop(session_id, None)
+            if meta is None:
+                return False
+            del self._events[session_id]
+            self._states.pop((meta["app_name"], meta["user_id"], session_id), None)
+            for key in [key for key in self._calls if key[0] == session_id]:
+                del self._calls[key]
+            return True
+
+    @contextmanager
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+        with self._data_lock:
+            session_lock = self._session_locks.setdefault(session_id, threading.Lock())
+        if not session_lock.acquire(timeout=timeout):
+            raise Timeout(f"session {session_id!r} is busy: its lock was not acquired within {timeout:g}s")
+        try:
+            yield
+        finally:
+            session_lock.release()
+
+    def close(self) -> None:
+        """Nothing to release: the data goes with the object."""
+
+    def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        with self._data_lock:
+            record = self._calls.get((session_id, call_id))
+            return None if record is None else record.model_copy(deep=True)
+
+    def _insert_session(
+        self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
+    ) -> bool:
+        with self._data_lock:
+            if session_id in self._sessions:
+                return False
+            self._sessions[session_id] = {"app_name": app_name, "user_id": user_id, "last_update_time": now}
+            self._events[session_id] = []
+            self._apply(session_id, delta)
+            return True
+
+    def _begin_call(self, record: CallRecord) -> CallRecord | None:
+        with self._data_lock:
+            self._require_session(record.session_id)
+            existing = self._calls.get((record.session_id, record.call_id))
+            if existing is not None:
+                return existing.model_copy(deep=True)
+            self._calls[(record.session_id, record.call_id)] = record.model_copy(
+                update={"args": _copy(record.args)}
+            )
+            return None
+
+    def _commit_call(
+        self,
+        session_id: str,
+        call_id: str,
+        delta: StateDelta,
+        events: list[Event],
+        result: dict[str, Any],
+        now: float,
+    ) -> None:
+        with self._data_lock:
+            record = self._started_call(session_id, call_id)
+            self._apply(session_id, delta)
+            self._events[session_id].extend(_copy([event.to_dict() for event in events]))
+            self._sessions[session_id]["last_update_time"] = now
+            self._finish(record, "succeeded", result, now)
+
+    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
+        with self._data_lock:
+            self._finish(self._started_call(session_id, call_id), "failed", result, now)
+
+    # -- under self._data_lock ------------------------------------------------------------
+
+    def _require_session(self, session_id: str) -> dict[str, Any]:
+        meta = self._sessions.get(session_id)
+        if meta is None:
+            raise NotFound(f"session {session_id!r} not found")
+        return meta
+
+    def _started_call(self, session_id: str, call_id: str) -> CallRecord:
+        self._require_session(session_id)
+        record = self._calls.get((session_id, call_id))
+        if record is None:
+            raise NotFound(f"call {call_id!r} of session {session_id!r} was never begun")
+        if record.finished:
+            raise already_finished(session_id, call_id)
+        return record
+
+    def _apply(self, session_id: str, delta: StateDelta) -> None:
+        meta = self._sessions[session_id]
+        for scope in STORED_SCOPES:
+            part = delta.only(scope)
+            if part:
+                owner = state_owner(scope, meta["app_name"], meta["user_id"], session_id)
+                self._states[owner] = _copy(part.apply_to(self._states.get(owner, {})))
+
+    def _finish(self, record: CallRecord, status: CallStatus, result: dict[str, Any], now: float) -> None:
+        record.status = status
+        record.result = _copy(result)
+        record.finished_at = now
