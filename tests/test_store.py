@@ -1,0 +1,332 @@
+"""One conformance suite for every session store, parametrized over store URLs.
+
+A new store joins by adding its URL to ``STORE_URLS`` (or, for a server the machine may not
+run, to the environment variable ``TOOLPEN_TEST_STORE_URLS``, space separated); stores shared
+between processes also run the multi-process test. The last section tests what only
+``sqlite:///`` has: its URL rules, its file and its schema version.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from runtime.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
+from runtime.session import StateDelta, call_events
+from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store
+
+STORE_URLS = ["memory://", "sqlite:///{tmp}/sessions.db"]
+STORE_URLS += os.environ.get("TOOLPEN_TEST_STORE_URLS", "").split()
+SHARED_ACROSS_PROCESSES = ("sqlite://", "postgresql://", "redis://")
+
+
+@pytest.fixture(params=STORE_URLS)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return str(request.param).format(tmp=tmp_path)
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[Store]:
+    with open_store(store_url) as opened:
+        yield opened
+
+
+def run_call(store: Store, session_id: str, call_id: str, delta: StateDelta, output: object = None) -> None:
+    """One successful call as the executor makes it: begin, then commit with its two events."""
+    assert store.begin_call(session_id, call_id, "tool", {"x": 1}) is None
+    events = call_events(
+        call_id=call_id, tool="tool", args={"x": 1}, response={"result": output}, delta=delta, author="agent"
+    )
+    store.commit_call(session_id, call_id, delta, events, {"output": output})
+
+
+def increment(store: Store, session_id: str, call_id: str) -> None:
+    """Read-modify-write of state key ``n`` under the session's lock."""
+    with store.lock(session_id):
+        value = store._existing(session_id).state.get("n", 0) + 1
+        run_call(store, session_id, call_id, StateDelta({"n": value}), value)
+
+
+def increment_in_process(url: str, session_id: str, worker: int, times: int) -> None:
+    with open_store(url) as store:
+        for i in range(times):
+            increment(store, session_id, f"p{worker}-{i}")
+
+
+# -- sessions --------------------------------------------------------------------------------
+
+
+def test_create_and_get_session(store: Store) -> None:
+    created = store.create_session("app", "ana", "s1", {"k": 1, "app:a": 2, "user:u": 3, "temp:t": 4})
+    assert (created.id, created.app_name, created.user_id) == ("s1", "app", "ana")
+    assert created.state == {"k": 1, "app:a": 2, "user:u": 3}
+    assert created.events == []
+    assert store.get_session("s1") == created
+    assert store.get_session("nope") is None
+    generated = store.create_session("app", "ana")
+    assert generated.id and generated.id != "s1"
+
+
+def test_create_refuses_a_taken_id_and_bad_names(store: Store) -> None:
+    store.create_session("app", "ana", "s1", {"k": 1})
+    with pytest.raises(InvalidArguments, match="already exists"):
+        store.create_session("app", "bob", "s1", {"k": 2})
+    assert store.get_session("s1").state == {"k": 1}  # type: ignore[union-attr]
+    with pytest.raises(InvalidArguments):
+        store.create_session("app", "", "s2")
+    with pytest.raises(InvalidState):
+        store.create_session("app", "ana", "s3", {"k": {1, 2}})
+    assert store.get_session("s3") is None
+
+
+def test_get_or_create_session(store: Store) -> None:
+    first = store.get_or_create_session("app", "ana", "s1", {"k": 1})
+    again = store.get_or_create_session("app", "ana", "s1", {"k": 2})
+    assert again == first and again.state == {"k": 1}
+    with pytest.raises(InvalidArguments, match="another app or user"):
+        store.get_or_create_session("app", "bob", "s1")
+    assert store.get_or_create_session("app", "ana").id != "s1"
+
+
+def test_returned_values_are_copies(store: Store) -> None:
+    store.create_session("app", "ana", "s1", {"k": {"list": [1]}})
+    session = store._existing("s1")
+    session.state["k"]["list"].append(2)
+    assert store._existing("s1").state == {"k": {"list": [1]}}
+
+
+def test_list_and_delete_sessions(store: Store) -> None:
+    store.create_session("app", "ana", "a1", {"app:shared": 1, "user:mine": 2, "own": 3})
+    store.create_session("app", "bob", "b1")
+    store.create_session("other", "ana", "o1")
+    run_call(store, "a1", "c1", StateDelta({"own": 4}))
+    listed = store.list_sessions()
+    assert [s.id for s in listed][0] == "a1"  # most recently updated first
+    assert {s.id: s.event_count for s in listed} == {"a1": 2, "b1": 0, "o1": 0}
+    assert {s.id for s in store.list_sessions(app_name="app")} == {"a1", "b1"}
+    assert [s.id for s in store.list_sessions(app_name="app", user_id="ana")] == ["a1"]
+
+    assert store.delete_session("a1") is True
+    assert store.delete_session("a1") is False
+    assert store.get_session("a1") is None and store.get_call("a1", "c1") is None
+    assert {s.id for s in store.list_sessions()} == {"b1", "o1"}
+    # shared scopes outlive the session; its own state does not come back with a new one
+    assert store.create_session("app", "ana", "a1").state == {"app:shared": 1, "user:mine": 2}
+
+
+# -- state scopes ----------------------------------------------------------------------------
+
+
+def test_scopes_are_shared_as_their_prefix_says(store: Store) -> None:
+    for sid, app, user in [
+        ("a1", "app", "ana"),
+        ("a2", "app", "ana"),
+        ("b1", "app", "bob"),
+        ("o1", "other", "ana"),
+    ]:
+        store.create_session(app, user, sid)
+    run_call(store, "a1", "c1", StateDelta({"app:a": 1, "user:u": 2, "s": 3, "temp:t": 4}))
+    assert store._existing("a1").state == {"app:a": 1, "user:u": 2, "s": 3}
+    assert store._existing("a2").state == {"app:a": 1, "user:u": 2}
+    assert store._existing("b1").state == {"app:a": 1}
+    assert store._existing("o1").state == {}
+    run_call(store, "b1", "c2", StateDelta({"app:b": 5}, ["app:a"]))
+    assert store._existing("a1").state == {"app:b": 5, "user:u": 2, "s": 3}
+
+
+# -- calls -----------------------------------------------------------------------------------
+
+
+def test_commit_call_applies_delta_events_and_result(store: Store) -> None:
+    before = store.create_session("app", "ana", "s1", {"keep": 1, "gone": 2})
+    run_call(
+        store, "s1", "c1", StateDelta({"new": [1, "two"], "temp:t": 1}, ["gone", "missing"]), output="ok"
+    )
+    after = store._existing("s1")
+    assert after.state == {"keep": 1, "new": [1, "two"]}
+    assert after.last_update_time >= before.last_update_time
+    called, answered = after.events
+    assert called.content.parts[0].function_call.name == "tool"  # type: ignore[union-attr]
+    assert answered.content.parts[0].function_response.response == {"result": "ok"}  # type: ignore[union-attr]
+    assert answered.actions.state_delta == {"set": {"new": [1, "two"]}, "deleted": ["gone", "missing"]}
+    run_call(store, "s1", "c2", StateDelta({"more": 1}))
+    assert [e.content.parts[0].function_call.id for e in store._existing("s1").events[::2]] == ["c1", "c2"]  # type: ignore[union-attr]
+    record = store.get_call("s1", "c1")
+    assert record is not None
+    assert (record.status, record.result, record.tool, record.args) == (
+        "succeeded",
+        {"output": "ok"},
+        "tool",
+        {"x": 1},
+    )
+    assert record.finished and record.finished_at is not None
+
+
+def test_begin_call_returns_the_existing_record(store: Store) -> None:
+    store.create_session("app", "ana", "s1")
+    assert store.begin_call("s1", "c1", "tool", {"a": 1}) is None
+    started = store.begin_call("s1", "c1", "tool", {"a": 2})
+    assert started is not None and started.status == "started" and not started.finished
+    assert started.args == {"a": 1}  # the first run's record, untouched
+    store.commit_call("s1", "c1", StateDelta({"k": 1}), [], {"output": 1})
+    finished = store.begin_call("s1", "c1", "tool", {"a": 1})
+    assert finished is not None and finished.result == {"output": 1}
+    with pytest.raises(NotFound):
+        store.begin_call("nope", "c1", "tool", {})
+
+
+def test_a_finished_call_is_never_committed_twice(store: Store) -> None:
+    store.create_session("app", "ana", "s1")
+    run_call(store, "s1", "c1", StateDelta({"n": 1}))
+    with pytest.raises(ToolpenError, match="already has a result"):
+        store.commit_call("s1", "c1", StateDelta({"n": 2}), [], {"output": 2})
+    with pytest.raises(ToolpenError, match="already has a result"):
+        store.fail_call("s1", "c1", {"error": {"kind": "timeout"}})
+    assert store._existing("s1").state == {"n": 1}
+    assert store.get_call("s1", "c1").result == {"output": None}  # type: ignore[union-attr]
+
+
+def test_fail_call_stores_the_result_and_changes_no_state(store: Store) -> None:
+    store.create_session("app", "ana", "s1", {"k": 1})
+    before = store._existing("s1")
+    store.begin_call("s1", "c1", "tool", {})
+    store.fail_call("s1", "c1", {"error": {"kind": "timeout", "message": "slow"}})
+    assert store._existing("s1") == before
+    record = store.get_call("s1", "c1")
+    assert record is not None and record.status == "failed" and record.result["error"]["kind"] == "timeout"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [
+        StateDelta({"app:ok": 1, "user:ok": 2, "bad": object()}),
+        StateDelta({"app:bad": math.nan, "ok": 1}),
+        StateDelta({"ok": 1, "user:bad": {"nested": {1, 2}}}),
+    ],
+)
+def test_a_failing_commit_changes_nothing(store: Store, delta: StateDelta) -> None:
+    store.create_session("app", "ana", "s1", {"app:a": 1, "user:u": 2, "s": 3})
+    run_call(store, "s1", "c0", StateDelta({"s": 4}))
+    before = store._existing("s1")
+    store.begin_call("s1", "c1", "tool", {})
+    with pytest.raises(InvalidState):
+        store.commit_call("s1", "c1", delta, [], {"output": 1})
+    with pytest.raises(InvalidState):
+        store.commit_call("s1", "c1", StateDelta({"ok": 1}), [], {"output": object()})
+    assert store._existing("s1") == before
+    assert store.get_call("s1", "c1").status == "started"  # type: ignore[union-attr]
+
+
+def test_commit_needs_a_session_and_a_begun_call(store: Store) -> None:
+    with pytest.raises(NotFound):
+        store.commit_call("nope", "c1", StateDelta({"k": 1}), [], {})
+    store.create_session("app", "ana", "s1")
+    with pytest.raises(NotFound, match="never begun"):
+        store.commit_call("s1", "c1", StateDelta({"k": 1}), [], {})
+    assert store._existing("s1").state == {}
+
+
+# -- locking ---------------------------------------------------------------------------------
+
+
+def test_no_lost_update_from_eight_threads(store: Store) -> None:
+    store.create_session("app", "ana", "s1", {"n": 0})
+    threads = [
+        threading.Thread(target=lambda t=t: [increment(store, "s1", f"t{t}-{i}") for i in range(25)])
+        for t in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    session = store._existing("s1")
+    assert session.state["n"] == 200
+    assert len(session.events) == 400
+
+
+def test_no_lost_update_from_four_processes(store_url: str, store: Store) -> None:
+    if not store_url.startswith(SHARED_ACROSS_PROCESSES):
+        pytest.skip("this store lives in one process")
+    store.create_session("app", "ana", "s1", {"n": 0})
+    spawn = multiprocessing.get_context("spawn")
+    workers = [spawn.Process(target=increment_in_process, args=(store_url, "s1", w, 50)) for w in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [worker.exitcode for worker in workers] == [0, 0, 0, 0]
+    assert store._existing("s1").state["n"] == 200
+
+
+def test_other_sessions_proceed_while_one_is_locked(store: Store) -> None:
+    store.create_session("app", "ana", "a")
+    store.create_session("app", "ana", "b")
+    held, release = threading.Event(), threading.Event()
+
+    def hold_a() -> None:
+        with store.lock("a"):
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold_a)
+    holder.start()
+    try:
+        assert held.wait(5)
+        started = time.monotonic()
+        with store.lock("b"):
+            run_call(store, "b", "c1", StateDelta({"k": 1}))
+        assert time.monotonic() - started < 1.0
+        with pytest.raises(Timeout, match="busy"), store.lock("a", timeout=0.2):
+            pass
+    finally:
+        release.set()
+        holder.join()
+    with store.lock("a", timeout=1):
+        pass
+
+
+# -- sqlite:/// only -------------------------------------------------------------------------
+
+
+def test_sqlite_url_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with open_store("sqlite:///rel/dir/s.db") as relative:
+        assert isinstance(relative, SqliteStore) and relative.path == Path("rel/dir/s.db")
+    assert (tmp_path / "rel/dir/s.db").is_file()
+    with open_store(f"sqlite:///{tmp_path}/abs.db") as absolute:
+        assert isinstance(absolute, SqliteStore) and absolute.path == tmp_path / "abs.db"
+    with open_store() as default:
+        assert default.url == DEFAULT_STORE_URL
+    assert (tmp_path / ".toolpen/sessions.db").is_file()
+    for bad in ["sqlite:///", "sqlite://x.db", "postgres://x", "s.db"]:
+        with pytest.raises(InvalidArguments, match="unknown store URL"):
+            open_store(bad)
+
+
+def test_sqlite_persists_in_wal_mode(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/s.db"
+    with open_store(url) as store:
+        store.create_session("app", "ana", "s1", {"app:a": 1})
+        run_call(store, "s1", "c1", StateDelta({"k": 2}))
+    with open_store(url) as reopened:
+        assert reopened._existing("s1").state == {"app:a": 1, "k": 2}
+        assert reopened.get_call("s1", "c1").status == "succeeded"  # type: ignore[union-attr]
+    with sqlite3.connect(tmp_path / "s.db") as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_sqlite_refuses_an_unknown_schema_version(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    SqliteStore(path).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("PRAGMA user_version = 99")
+    with pytest.raises(ToolpenError, match="schema version 99"):
+        SqliteStore(path)
