@@ -1,0 +1,350 @@
+"""Annotations (ast nodes) -> JSON Schema, statically, in the style of pydantic without titles."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.diagnostics import Diagnostic, Level
+from runtime.schema_classes import class_schema
+from runtime.schema_fields import (
+    FIELD_CALLS,
+    MISSING,
+    FieldInfo,
+    apply_field,
+    enum_schema,
+    literal_value,
+    read_field_call,
+)
+
+_SCALARS: dict[str, dict[str, Any]] = {
+    "str": {"type": "string"},
+    "int": {"type": "integer"},
+    "float": {"type": "number"},
+    "bool": {"type": "boolean"},
+    "bytes": {"type": "string", "format": "binary"},
+    "None": {"type": "null"},
+    "NoneType": {"type": "null"},
+    "types.NoneType": {"type": "null"},
+    "object": {},
+    "typing.Any": {},
+    "datetime.datetime": {"type": "string", "format": "date-time"},
+    "datetime.date": {"type": "string", "format": "date"},
+    "datetime.time": {"type": "string", "format": "time"},
+    "datetime.timedelta": {"type": "string", "format": "duration"},
+    "uuid.UUID": {"type": "string", "format": "uuid"},
+    "decimal.Decimal": {"type": "string", "format": "decimal"},
+}
+_LISTS = frozenset({"list", "typing.List", "typing.Sequence", "typing.MutableSequence", "typing.Iterable"})
+_SETS = frozenset(
+    {"set", "frozenset", "typing.Set", "typing.FrozenSet", "typing.AbstractSet", "typing.MutableSet"}
+)
+_TUPLES = frozenset({"tuple", "typing.Tuple"})
+_DICTS = frozenset({"dict", "typing.Dict", "typing.Mapping", "typing.MutableMapping"})
+_TYPEDDICT_WRAPPERS = frozenset({"typing.Required", "typing.NotRequired", "typing.ReadOnly"})
+_TYPING_NAMES = frozenset(
+    {
+        "Any",
+        "List",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Set",
+        "FrozenSet",
+        "AbstractSet",
+        "MutableSet",
+    }
+    | {"Tuple", "Dict", "Mapping", "MutableMapping", "Optional", "Union", "Literal", "Annotated"}
+    | {"Required", "NotRequired", "ReadOnly"}
+)
+_MODULE_ALIASES = {"typing_extensions": "typing", "collections.abc": "typing", "pydantic.fields": "pydantic"}
+
+
+@dataclass
+class Scope:
+    """The top level of a tool module: imported names, classes and type aliases, read in one pass."""
+
+    imports: dict[str, str] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    aliases: dict[str, ast.expr] = field(default_factory=dict)
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, module: ast.Module) -> Scope:
+        scope = cls()
+        for node in module.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                scope.functions.append(node)
+            elif isinstance(node, ast.ClassDef):
+                scope.classes[node.name] = node
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        scope.imports[alias.asname] = alias.name
+                    else:
+                        top = alias.name.split(".")[0]
+                        scope.imports[top] = top
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    scope.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name) and isinstance(node.value, ast.Subscript | ast.BinOp):
+                    scope.aliases[target.id] = node.value
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+                if ast.unparse(node.annotation).endswith("TypeAlias"):
+                    scope.aliases[node.target.id] = node.value
+            elif type(node).__name__ == "TypeAlias":  # ``type X = ...``: ast.TypeAlias exists from 3.12
+                assert isinstance(node.name, ast.Name)
+                scope.aliases[node.name.id] = node.value
+        return scope
+
+    def qualname(self, node: ast.expr) -> str | None:
+        """``typing.List`` for ``List``, ``t.List`` or ``typing.List``; None for other expressions."""
+        if isinstance(node, ast.Name):
+            name = self.imports.get(node.id)
+            if name is None:
+                if node.id in self.classes or node.id in self.aliases:
+                    return node.id
+                return f"typing.{node.id}" if node.id in _TYPING_NAMES else node.id
+            for module, canonical in _MODULE_ALIASES.items():
+                if name.startswith(module + "."):
+                    return canonical + name[len(module) :]
+            return name
+        if isinstance(node, ast.Attribute):
+            base = self.qualname(node.value)
+            if base is None:
+                return None
+            name = f"{base}.{node.attr}"
+            for module, canonical in _MODULE_ALIASES.items():
+                if name.startswith(module + "."):
+                    return canonical + name[len(module) :]
+            return name
+        return None
+
+    def is_field_call(self, node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and self.qualname(node.func) in FIELD_CALLS
+
+
+class TypeTranslator:
+    """Translates annotations of one module; collects ``$defs`` and located diagnostics."""
+
+    def __init__(self, scope: Scope, *, level: Level = "error") -> None:
+        self.scope = scope
+        self.level: Level = level
+        self.defs: dict[str, dict[str, Any]] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.enum_values: dict[str, Any] = {}
+        self._expanding_aliases: set[str] = set()
+
+    def report(
+        self, node: ast.AST, message: str, *, level: Level | None = None, code: str = "schema"
+    ) -> None:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0) + 1
+        self.diagnostics.append(Diagnostic(level or self.level, message, line, col, code))
+
+    def translate(self, node: ast.expr) -> dict[str, Any] | None:
+        """The JSON Schema of an annotation; None (with a diagnostic) when it has none."""
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return {"type": "null"}
+            if isinstance(node.value, str):
+                return self._translate_string(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self._union([node.left, node.right])
+        if isinstance(node, ast.Subscript):
+            return self._translate_generic(node)
+        name = self.scope.qualname(node)
+        if name is None:
+            return self._untranslatable(node)
+        if name in _SCALARS:
+            return dict(_SCALARS[name])
+        if name in _LISTS:
+            return {"type": "array", "items": {}}
+        if name in _SETS:
+            return {"type": "array", "items": {}, "uniqueItems": True}
+        if name in _TUPLES:
+            return {"type": "array", "items": {}}
+        if name in _DICTS:
+            return {"type": "object", "additionalProperties": True}
+        if name in self.scope.classes:
+            return self._class_ref(name, node)
+        if name in self.scope.aliases:
+            return self._expand_alias(name, node)
+        return self._untranslatable(node)
+
+    def translate_member(self, annotation: ast.expr) -> tuple[dict[str, Any] | None, FieldInfo]:
+        """Translate a parameter or field annotation, splitting off ``Annotated`` metadata."""
+        info = FieldInfo()
+        node = annotation
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            parsed = self._parse_string(node)
+            if parsed is None:
+                return None, info
+            node = parsed
+        while isinstance(node, ast.Subscript) and self.scope.qualname(node.value) in _TYPEDDICT_WRAPPERS:
+            node = node.slice
+        if isinstance(node, ast.Subscript) and self.scope.qualname(node.value) == "typing.Annotated":
+            elements = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for meta in elements[1:]:
+                self._read_metadata(meta, info)
+            node = elements[0]
+        return self.translate(node), info
+
+    def _read_metadata(self, meta: ast.expr, info: FieldInfo) -> None:
+        if isinstance(meta, ast.Constant) and isinstance(meta.value, str):
+            info.description = meta.value
+        elif isinstance(meta, ast.Call) and self.scope.is_field_call(meta):
+            info.merge(self._field_call(meta), with_default=False)
+
+    def read_value(self, value: ast.expr, info: FieldInfo) -> None:
+        """Merge what a default says (a literal or a ``Field(...)`` call) into ``info``."""
+        if isinstance(value, ast.Call) and self.scope.is_field_call(value):
+            info.merge(self._field_call(value), with_default=True)
+            return
+        info.default = literal_value(value, self.enum_values)
+        if info.default is MISSING:
+            info.has_factory = True
+            self.report(value, "default is not a literal; it is left out of the schema", level="warning")
+
+    def _field_call(self, call: ast.Call) -> FieldInfo:
+        found = read_field_call(call, self.enum_values)
+        for name in found.unreadable:
+            self.report(call, f"cannot read '{name}=' of Field() statically", level="warning")
+        return found
+
+    def _translate_generic(self, node: ast.Subscript) -> dict[str, Any] | None:
+        name = self.scope.qualname(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name == "typing.Optional":
+            return self._union([args[0], ast.Constant(value=None)])
+        if name == "typing.Union":
+            return self._union(args)
+        if name == "typing.Literal":
+            return self._literal(args)
+        if name == "typing.Annotated" or name in _TYPEDDICT_WRAPPERS:
+            schema, info = self.translate_member(node)
+            return None if schema is None else apply_field(schema, info)
+        if name in _LISTS or name in _SETS:
+            items = self.translate(args[0])
+            if items is None:
+                return None
+            schema: dict[str, Any] = {"type": "array", "items": items}
+            if name in _SETS:
+                schema["uniqueItems"] = True
+            return schema
+        if name in _TUPLES:
+            return self._tuple(args)
+        if name in _DICTS:
+            return self._dict(node, args)
+        return self._untranslatable(node)
+
+    def _union(self, members: list[ast.expr]) -> dict[str, Any] | None:
+        branches: list[dict[str, Any]] = []
+        for member in members:
+            schema = self.translate(member)
+            if schema is None:
+                return None
+            for branch in schema["anyOf"] if list(schema) == ["anyOf"] else [schema]:
+                if branch not in branches:
+                    branches.append(branch)
+        if {} in branches:
+            return {}
+        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+
+    def _literal(self, args: list[ast.expr]) -> dict[str, Any] | None:
+        values: list[Any] = []
+        for arg in args:
+            value = literal_value(arg, self.enum_values)
+            if isinstance(arg, ast.Subscript) and self.scope.qualname(arg.value) == "typing.Literal":
+                nested = arg.slice.elts if isinstance(arg.slice, ast.Tuple) else [arg.slice]
+                values.extend(literal_value(item) for item in nested)
+            elif value is MISSING or isinstance(value, list | dict):
+                self.report(arg, f"Literal value '{ast.unparse(arg)}' is not a str, int, float, bool or None")
+                return None
+            else:
+                values.append(value)
+        non_null = [value for value in values if value is not None]
+        schema = enum_schema(non_null)
+        if len(non_null) == len(values):
+            return schema
+        null: dict[str, Any] = {"type": "null"}
+        return {"anyOf": [schema, null]} if non_null else null
+
+    def _tuple(self, args: list[ast.expr]) -> dict[str, Any] | None:
+        if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
+            items = self.translate(args[0])
+            return None if items is None else {"type": "array", "items": items}
+        if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
+            return {"type": "array", "maxItems": 0}
+        prefix = [self.translate(arg) for arg in args]
+        if any(item is None for item in prefix):
+            return None
+        return {"type": "array", "prefixItems": prefix, "minItems": len(args), "maxItems": len(args)}
+
+    def _dict(self, node: ast.Subscript, args: list[ast.expr]) -> dict[str, Any] | None:
+        if len(args) != 2:
+            return self._untranslatable(node)
+        key = self.translate(args[0])
+        if key is None:
+            return None
+        if key.get("type") != "string":
+            self.report(
+                args[0], f"JSON object keys are strings; '{ast.unparse(args[0])}' keys cannot be expressed"
+            )
+            return None
+        value = self.translate(args[1])
+        if value is None:
+            return None
+        schema: dict[str, Any] = {"type": "object", "additionalProperties": value or True}
+        if "enum" in key or "const" in key or "format" in key:
+            schema["propertyNames"] = key
+        return schema
+
+    def _class_ref(self, name: str, node: ast.expr) -> dict[str, Any] | None:
+        if name not in self.defs:
+            placeholder: dict[str, Any] = {}
+            self.defs[name] = placeholder
+            schema = class_schema(self.scope.classes[name], self)
+            if schema is None:
+                del self.defs[name]
+                return self._untranslatable(
+                    node, f"class '{name}' is not an Enum, BaseModel, TypedDict or dataclass"
+                )
+            placeholder.update(schema)
+        return {"$ref": f"#/$defs/{name}"}
+
+    def _expand_alias(self, name: str, node: ast.expr) -> dict[str, Any] | None:
+        if name in self._expanding_aliases:
+            self.report(node, f"type alias '{name}' refers to itself; use a class for recursive types")
+            return None
+        self._expanding_aliases.add(name)
+        try:
+            return self.translate(self.scope.aliases[name])
+        finally:
+            self._expanding_aliases.discard(name)
+
+    def _translate_string(self, node: ast.Constant) -> dict[str, Any] | None:
+        parsed = self._parse_string(node)
+        return None if parsed is None else self.translate(parsed)
+
+    def _parse_string(self, node: ast.Constant) -> ast.expr | None:
+        """Parse a string annotation, keeping locations in the tool source."""
+        try:
+            parsed = ast.parse(str(node.value).strip(), mode="eval").body
+        except SyntaxError:
+            self.report(node, f"string annotation {node.value!r} is not a valid expression")
+            return None
+        for inner in ast.walk(parsed):
+            if hasattr(inner, "lineno"):
+                first_line = inner.lineno == 1
+                inner.lineno += node.lineno - 1
+                if first_line:
+                    inner.col_offset += node.col_offset + 1
+        return parsed
+
+    def _untranslatable(self, node: ast.expr, reason: str | None = None) -> None:
+        self.report(node, reason or f"cannot translate the annotation '{ast.unparse(node)}' to JSON Schema")
+        return None
