@@ -51,7 +51,7 @@ def run_call(store: Store, session_id: str, call_id: str, delta: StateDelta, out
 def increment(store: Store, session_id: str, call_id: str) -> None:
     """Read-modify-write of state key ``n`` under the session's lock."""
     with store.lock(session_id):
-        value = store._existing(session_id).state.get("n", 0) + 1
+        value = store.require_session(session_id).state.get("n", 0) + 1
         run_call(store, session_id, call_id, StateDelta({"n": value}), value)
 
 
@@ -98,9 +98,9 @@ def test_get_or_create_session(store: Store) -> None:
 
 def test_returned_values_are_copies(store: Store) -> None:
     store.create_session("app", "ana", "s1", {"k": {"list": [1]}})
-    session = store._existing("s1")
+    session = store.require_session("s1")
     session.state["k"]["list"].append(2)
-    assert store._existing("s1").state == {"k": {"list": [1]}}
+    assert store.require_session("s1").state == {"k": {"list": [1]}}
 
 
 def test_list_and_delete_sessions(store: Store) -> None:
@@ -134,12 +134,12 @@ def test_scopes_are_shared_as_their_prefix_says(store: Store) -> None:
     ]:
         store.create_session(app, user, sid)
     run_call(store, "a1", "c1", StateDelta({"app:a": 1, "user:u": 2, "s": 3, "temp:t": 4}))
-    assert store._existing("a1").state == {"app:a": 1, "user:u": 2, "s": 3}
-    assert store._existing("a2").state == {"app:a": 1, "user:u": 2}
-    assert store._existing("b1").state == {"app:a": 1}
-    assert store._existing("o1").state == {}
+    assert store.require_session("a1").state == {"app:a": 1, "user:u": 2, "s": 3}
+    assert store.require_session("a2").state == {"app:a": 1, "user:u": 2}
+    assert store.require_session("b1").state == {"app:a": 1}
+    assert store.require_session("o1").state == {}
     run_call(store, "b1", "c2", StateDelta({"app:b": 5}, ["app:a"]))
-    assert store._existing("a1").state == {"app:b": 5, "user:u": 2, "s": 3}
+    assert store.require_session("a1").state == {"app:b": 5, "user:u": 2, "s": 3}
 
 
 # -- calls -----------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ def test_commit_call_applies_delta_events_and_result(store: Store) -> None:
     run_call(
         store, "s1", "c1", StateDelta({"new": [1, "two"], "temp:t": 1}, ["gone", "missing"]), output="ok"
     )
-    after = store._existing("s1")
+    after = store.require_session("s1")
     assert after.state == {"keep": 1, "new": [1, "two"]}
     assert after.last_update_time >= before.last_update_time
     called, answered = after.events
@@ -158,7 +158,10 @@ def test_commit_call_applies_delta_events_and_result(store: Store) -> None:
     assert answered.content.parts[0].function_response.response == {"result": "ok"}  # type: ignore[union-attr]
     assert answered.actions.state_delta == {"set": {"new": [1, "two"]}, "deleted": ["gone", "missing"]}
     run_call(store, "s1", "c2", StateDelta({"more": 1}))
-    assert [e.content.parts[0].function_call.id for e in store._existing("s1").events[::2]] == ["c1", "c2"]  # type: ignore[union-attr]
+    assert [e.content.parts[0].function_call.id for e in store.require_session("s1").events[::2]] == [
+        "c1",
+        "c2",
+    ]  # type: ignore[union-attr]
     record = store.get_call("s1", "c1")
     assert record is not None
     assert (record.status, record.result, record.tool, record.args) == (
@@ -190,16 +193,16 @@ def test_a_finished_call_is_never_committed_twice(store: Store) -> None:
         store.commit_call("s1", "c1", StateDelta({"n": 2}), [], {"output": 2})
     with pytest.raises(ToolpenError, match="already has a result"):
         store.fail_call("s1", "c1", {"error": {"kind": "timeout"}})
-    assert store._existing("s1").state == {"n": 1}
+    assert store.require_session("s1").state == {"n": 1}
     assert store.get_call("s1", "c1").result == {"output": None}  # type: ignore[union-attr]
 
 
 def test_fail_call_stores_the_result_and_changes_no_state(store: Store) -> None:
     store.create_session("app", "ana", "s1", {"k": 1})
-    before = store._existing("s1")
+    before = store.require_session("s1")
     store.begin_call("s1", "c1", "tool", {})
     store.fail_call("s1", "c1", {"error": {"kind": "timeout", "message": "slow"}})
-    assert store._existing("s1") == before
+    assert store.require_session("s1") == before
     record = store.get_call("s1", "c1")
     assert record is not None and record.status == "failed" and record.result["error"]["kind"] == "timeout"  # type: ignore[index]
 
@@ -215,13 +218,13 @@ def test_fail_call_stores_the_result_and_changes_no_state(store: Store) -> None:
 def test_a_failing_commit_changes_nothing(store: Store, delta: StateDelta) -> None:
     store.create_session("app", "ana", "s1", {"app:a": 1, "user:u": 2, "s": 3})
     run_call(store, "s1", "c0", StateDelta({"s": 4}))
-    before = store._existing("s1")
+    before = store.require_session("s1")
     store.begin_call("s1", "c1", "tool", {})
     with pytest.raises(InvalidState):
         store.commit_call("s1", "c1", delta, [], {"output": 1})
     with pytest.raises(InvalidState):
         store.commit_call("s1", "c1", StateDelta({"ok": 1}), [], {"output": object()})
-    assert store._existing("s1") == before
+    assert store.require_session("s1") == before
     assert store.get_call("s1", "c1").status == "started"  # type: ignore[union-attr]
 
 
@@ -231,7 +234,7 @@ def test_commit_needs_a_session_and_a_begun_call(store: Store) -> None:
     store.create_session("app", "ana", "s1")
     with pytest.raises(NotFound, match="never begun"):
         store.commit_call("s1", "c1", StateDelta({"k": 1}), [], {})
-    assert store._existing("s1").state == {}
+    assert store.require_session("s1").state == {}
 
 
 # -- locking ---------------------------------------------------------------------------------
@@ -247,7 +250,7 @@ def test_no_lost_update_from_eight_threads(store: Store) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    session = store._existing("s1")
+    session = store.require_session("s1")
     assert session.state["n"] == 200
     assert len(session.events) == 400
 
@@ -263,7 +266,7 @@ def test_no_lost_update_from_four_processes(store_url: str, store: Store) -> Non
     for worker in workers:
         worker.join(60)
     assert [worker.exitcode for worker in workers] == [0, 0, 0, 0]
-    assert store._existing("s1").state["n"] == 200
+    assert store.require_session("s1").state["n"] == 200
 
 
 def test_other_sessions_proceed_while_one_is_locked(store: Store) -> None:
@@ -317,7 +320,7 @@ def test_sqlite_persists_in_wal_mode(tmp_path: Path) -> None:
         store.create_session("app", "ana", "s1", {"app:a": 1})
         run_call(store, "s1", "c1", StateDelta({"k": 2}))
     with open_store(url) as reopened:
-        assert reopened._existing("s1").state == {"app:a": 1, "k": 2}
+        assert reopened.require_session("s1").state == {"app:a": 1, "k": 2}
         assert reopened.get_call("s1", "c1").status == "succeeded"  # type: ignore[union-attr]
     with sqlite3.connect(tmp_path / "s.db") as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

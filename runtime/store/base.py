@@ -83,7 +83,7 @@ class Store(ABC):
         owner = (_require_name(app_name, "app_name"), _require_name(user_id, "user_id"))
         if not self._insert_session(session_id, *owner, delta, time.time()):
             raise InvalidArguments(f"session {session_id!r} already exists")
-        return self._existing(session_id)
+        return self.require_session(session_id)
 
     def get_or_create_session(
         self,
@@ -99,7 +99,7 @@ class Store(ABC):
                 try:
                     return self.create_session(app_name, user_id, session_id, state)
                 except InvalidArguments:  # another process created it meanwhile
-                    session = self._existing(session_id)
+                    session = self.require_session(session_id)
             if (session.app_name, session.user_id) != (app_name, user_id):
                 raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
             return session
@@ -108,6 +108,13 @@ class Store(ABC):
     @abstractmethod
     def get_session(self, session_id: str) -> Session | None:
         """The session with its merged state (app + user + session keys) and events, or None."""
+
+    def require_session(self, session_id: str) -> Session:
+        """The session, or ``NotFound``."""
+        session = self.get_session(session_id)
+        if session is None:
+            raise NotFound(f"session {session_id!r} not found")
+        return session
 
     @abstractmethod
     def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
@@ -211,14 +218,6 @@ class Store(ABC):
     @abstractmethod
     def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
         """Store the result with status ``failed``."""
-
-    # -- helpers for stores ---------------------------------------------------------------
-
-    def _existing(self, session_id: str) -> Session:
-        session = self.get_session(session_id)
-        if session is None:
-            raise NotFound(f"session {session_id!r} not found")
-        return session
 
 
 def already_finished(session_id: str, call_id: str) -> ToolpenError:
