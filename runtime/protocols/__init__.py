@@ -1,0 +1,87 @@
+"""Protocol adapters: Agents API sessions (`agents`), Chat Completions (`chat`), MCP (`mcp`).
+
+What the adapters share lives here: running one model-requested call through a
+:class:`runtime.Runtime` (a ``tool_search`` call included) and turning a result into text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from runtime.errors import ToolpenError
+from runtime.search import DEFAULT_LIMIT, ToolIndex
+
+if TYPE_CHECKING:
+    from runtime.registry import Tool
+    from runtime.runtime import Runtime
+
+TOOL_SEARCH = "tool_search"
+TOOL_SEARCH_DESCRIPTION = (
+    "Search the tools that are not loaded yet by what they do. Returns the definitions of the best "
+    "matches; they can be called from the next turn on."
+)
+TOOL_SEARCH_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string", "description": "What the tool should do, in a few words."},
+        "limit": {"type": "integer", "description": "How many tools to return at most.", "minimum": 1},
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """One call's outcome as protocols report it; ``replayed`` when it is a stored earlier result."""
+
+    success: bool
+    output: Any = None
+    error: ToolpenError | None = None
+    replayed: bool = False
+
+
+def has_deferred(runtime: Runtime) -> bool:
+    return any(tool.options.defer_loading for tool in runtime.tools(include_deferred=True))
+
+
+def search_deferred(runtime: Runtime, query: str, limit: int = DEFAULT_LIMIT) -> list[Tool]:
+    """The deferred tools that best match ``query`` (BM25), best first."""
+    deferred = [tool for tool in runtime.tools(include_deferred=True) if tool.options.defer_loading]
+    return ToolIndex(deferred).search(query, limit)
+
+
+def run_call(
+    runtime: Runtime,
+    name: str,
+    args: dict[str, Any],
+    *,
+    define: Callable[[Tool], dict[str, Any]],
+    session_id: str | None = None,
+    call_id: str | None = None,
+    context: dict[str, Any] | None = None,
+) -> CallOutcome:
+    """Run one call; ``tool_search`` (unless a tool has that name) answers ``{"tools": [define(match)]}``."""
+    if name == TOOL_SEARCH and name not in {tool.name for tool in runtime.tools(include_deferred=True)}:
+        found = search_deferred(runtime, str(args.get("query", "")), int(args.get("limit") or DEFAULT_LIMIT))
+        return CallOutcome(True, {"tools": [define(tool) for tool in found]})
+    try:
+        result = runtime.call(name, args, context=context, session_id=session_id, call_id=call_id)
+    except ToolpenError as error:
+        return CallOutcome(False, error=error)
+    return CallOutcome(result.success, result.output, result.error, bool(result.replayed))
+
+
+def output_text(output: Any) -> str:
+    """A tool's output as text: strings as they are, anything else as JSON."""
+    return output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+
+
+def error_text(error: ToolpenError | None) -> str:
+    """An error message a model can act on, led by its kind."""
+    if error is None:
+        return "the tool failed without an error message"
+    return f"{error.kind}: {error.message}"

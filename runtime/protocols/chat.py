@@ -1,0 +1,207 @@
+"""Chat Completions function calling (OpenAI-compatible): tools out, tool calls in, tool messages back.
+
+``handle_tool_calls`` answers one assistant message; ``run_chat`` drives a conversation with an
+``openai`` client until the model answers without tool calls. Tool-call ids may repeat (some
+servers send the function name as the id), so replies keep the order of the calls and are
+never matched by id.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from runtime.errors import BudgetExceeded, InvalidArguments
+from runtime.protocols import (
+    TOOL_SEARCH,
+    TOOL_SEARCH_DESCRIPTION,
+    TOOL_SEARCH_PARAMETERS,
+    CallOutcome,
+    error_text,
+    has_deferred,
+    output_text,
+    run_call,
+)
+from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
+
+if TYPE_CHECKING:
+    from runtime.registry import Tool
+    from runtime.runtime import Runtime
+
+DEFAULT_MAX_TURNS = 10
+
+
+def tool_definition(tool: Tool, *, strict: bool = False) -> dict[str, Any]:
+    """``{"type": "function", "function": {name, description, parameters}}`` for one tool."""
+    return tool.schema("openai", strict=strict)
+
+
+def tool_search_definition() -> dict[str, Any]:
+    """The ``tool_search`` function tool (Chat Completions has no built-in tool search)."""
+    return {
+        "type": "function",
+        "function": {
+            "name": TOOL_SEARCH,
+            "description": TOOL_SEARCH_DESCRIPTION,
+            "parameters": TOOL_SEARCH_PARAMETERS,
+        },
+    }
+
+
+def chat_tools(runtime: Runtime, *, strict: bool = False) -> list[dict[str, Any]]:
+    """The initial ``tools`` list: every tool not deferred, plus ``tool_search`` when some are."""
+    tools = [tool_definition(tool, strict=strict) for tool in runtime.tools(include_deferred=False)]
+    if has_deferred(runtime):
+        tools.append(tool_search_definition())
+    return tools
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    """A dict, or an ``openai`` SDK model as the dict it was parsed from."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value.model_dump(exclude_none=True)
+
+
+def _parse_arguments(text: Any) -> dict[str, Any]:
+    if isinstance(text, Mapping):
+        return dict(text)
+    if text is None or not str(text).strip():
+        return {}
+    try:
+        args = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidArguments(
+            f"the arguments are not valid JSON ({error.msg} at character {error.pos})"
+        ) from None
+    if not isinstance(args, dict):
+        raise InvalidArguments(f"the arguments must be a JSON object, not {type(args).__name__}")
+    return args
+
+
+@dataclass(frozen=True)
+class _Reply:
+    message: dict[str, Any]
+    outcome: CallOutcome
+
+
+def _answer(
+    call: Mapping[str, Any], runtime: Runtime, session_id: str | None, context: dict[str, Any] | None
+) -> _Reply:
+    function = _as_dict(call.get("function") or {})
+    try:
+        args = _parse_arguments(function.get("arguments"))
+    except InvalidArguments as error:
+        outcome = CallOutcome(False, error=error)
+    else:
+        outcome = run_call(
+            runtime,
+            str(function.get("name", "")),
+            args,
+            define=tool_definition,
+            session_id=session_id,
+            context=context,
+        )
+    content = output_text(outcome.output) if outcome.success else error_text(outcome.error)
+    return _Reply({"role": "tool", "tool_call_id": call.get("id", ""), "content": content}, outcome)
+
+
+def _replies(
+    message: Any, runtime: Runtime, session_id: str | None, context: dict[str, Any] | None
+) -> list[_Reply]:
+    calls = _as_dict(message).get("tool_calls") or []
+    return [_answer(_as_dict(call), runtime, session_id, context) for call in calls]
+
+
+def handle_tool_calls(
+    message: Any,
+    runtime: Runtime,
+    *,
+    session_id: str | None = None,
+    context: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """Run every tool call of an assistant message (dict or SDK object), in order.
+
+    Returns one ``{"role": "tool", "tool_call_id", "content"}`` per call, in the calls' order.
+    A call that fails (unknown tool, arguments that are not JSON, a tool error) gets an error
+    text the model can act on instead of raising. ``session_id`` runs the calls in that
+    toolpen session; ``context`` is passed to each call.
+    """
+    return [reply.message for reply in _replies(message, runtime, session_id, context)]
+
+
+@dataclass
+class ChatRun:
+    """A finished conversation: the whole transcript, the model's last message, the turns it took."""
+
+    messages: list[dict[str, Any]]
+    final: dict[str, Any]
+    turns: int
+    tools: list[dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+
+
+def _load(tools: list[dict[str, Any]], replies: Iterable[_Reply]) -> None:
+    """Add the definitions ``tool_search`` returned to ``tools`` (once each)."""
+    loaded = {tool["function"]["name"] for tool in tools}
+    for reply in replies:
+        output = reply.outcome.output
+        if reply.outcome.success and isinstance(output, dict) and output.keys() == {"tools"}:
+            for definition in output["tools"]:
+                if definition["function"]["name"] not in loaded:
+                    tools.append(definition)
+                    loaded.add(definition["function"]["name"])
+
+
+def _next_choice(tool_choice: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
+    """After the first turn a forcing choice (required, named) would never let the model finish."""
+    return "auto" if tool_choice == "required" or isinstance(tool_choice, dict) else tool_choice
+
+
+def run_chat(
+    client: Any,
+    model: str,
+    messages: Sequence[Mapping[str, Any]],
+    runtime: Runtime,
+    *,
+    tool_choice: str | dict[str, Any] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    profiles: Iterable[ModelProfile] = (),
+    session_id: str | None = None,
+    context: dict[str, Any] | None = None,
+    strict: bool = False,
+    **create_args: Any,
+) -> ChatRun:
+    """Call the model, run its tool calls, repeat until it answers without tool calls.
+
+    ``client`` is an ``openai.OpenAI`` (or compatible) client. The model's profile reshapes
+    every request (see `runtime.protocols.profiles`). ``tool_choice`` applies to the first turn;
+    a ``"required"`` or named choice becomes ``"auto"`` afterwards. Tools found by
+    ``tool_search`` join ``tools`` for the following turns. Raises ``BudgetExceeded`` when the
+    model still calls tools after ``max_turns`` requests.
+    """
+    profile = profile_for(model, profiles)
+    transcript = [dict(message) for message in messages]
+    tools = chat_tools(runtime, strict=strict)
+    notes: list[str] = []
+    choice = tool_choice
+    for turn in range(1, max_turns + 1):
+        shaped = shape_request(profile, transcript, tools, choice)
+        notes.extend(note for note in shaped.notes if note not in notes)
+        request: dict[str, Any] = {"model": model, "messages": shaped.messages, **create_args}
+        if shaped.tools:
+            request["tools"] = shaped.tools
+        if shaped.tool_choice is not None:
+            request["tool_choice"] = shaped.tool_choice
+        response = client.chat.completions.create(**request)
+        reply = _as_dict(response.choices[0].message)
+        transcript.append(reply)
+        if not reply.get("tool_calls"):
+            return ChatRun(transcript, reply, turn, tools, notes)
+        replies = _replies(reply, runtime, session_id, context)
+        transcript.extend(r.message for r in replies)
+        _load(tools, replies)
+        choice = _next_choice(choice)
+    raise BudgetExceeded(f"the model was still calling tools after {max_turns} turns")

@@ -1,0 +1,1 @@
+"""Local fake servers the protocol tests talk to over loopback, with the real SDK clients."""

@@ -1,0 +1,104 @@
+"""An OpenAI-compatible Chat Completions server on 127.0.0.1 that replays scripted model turns.
+
+Each POST to ``/v1/chat/completions`` answers with the next scripted assistant message (a
+dict, or a callable that builds one from the request body) and records the request, so a
+test can check what the real ``openai`` client sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Turn = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def tool_call(name: str, arguments: dict[str, Any] | str, call_id: str | None = None) -> dict[str, Any]:
+    """One assistant tool call as a model sends it (arguments as a JSON string)."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {"id": call_id or name, "type": "function", "function": {"name": name, "arguments": text}}
+
+
+def assistant(content: str | None = None, *calls: dict[str, Any]) -> dict[str, Any]:
+    """A scripted assistant message, with tool calls when given."""
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = list(calls)
+    return message
+
+
+class ScriptedChatServer:
+    """Serve scripted turns in order; ``requests`` holds every request body received."""
+
+    def __init__(self, turns: Iterable[Turn]) -> None:
+        self.turns = list(turns)
+        self.requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> ScriptedChatServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def _next_message(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        with self._lock:
+            self.requests.append(body)
+            if not self.turns:
+                return None
+            turn = self.turns.pop(0)
+        return turn(body) if callable(turn) else turn
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                if self.path != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                    return
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+                message = server._next_message(body)
+                if message is None:
+                    self._send(500, {"error": {"message": "the script has no more turns", "type": "script"}})
+                    return
+                finish = "tool_calls" if message.get("tool_calls") else "stop"
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-{len(server.requests)}",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": body.get("model", ""),
+                        "choices": [
+                            {"index": 0, "finish_reason": finish, "logprobs": None, "message": message}
+                        ],
+                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                    },
+                )
+
+        return Handler
