@@ -270,18 +270,20 @@ class _GeminiLowering:
         branches = schema.get("anyOf") or schema["oneOf"]
         nullable = {"type": "null"} in branches
         rest = {key: value for key, value in schema.items() if key not in ("anyOf", "oneOf")}
+        for keyword in [key for key in rest if key not in _GEMINI_KEYWORDS]:
+            self.notes.add(f"Gemini does not accept '{keyword}': removed", path or "parameters")
+            del rest[keyword]
         lowered = [self.lower(branch, path, expanding) for branch in branches if branch != {"type": "null"}]
         if len(lowered) == 1:
-            merged = {**lowered[0], **self.lower(rest, path, expanding)} if rest else lowered[0]
+            merged = {**lowered[0], **rest}
             return {**merged, "nullable": True} if nullable else merged
         if rest:
             self.notes.add(
                 "'anyOf' stands alone in Gemini: description and default moved into its branches",
                 path or "parameters",
             )
-        extra = self.lower(rest, path, expanding) if rest else {}
         for branch in lowered:
-            branch.update({key: value for key, value in extra.items() if key not in branch})
+            branch.update({key: value for key, value in rest.items() if key not in branch})
             if nullable:
                 branch["nullable"] = True
         return {"anyOf": lowered}
