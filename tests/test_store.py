@@ -15,6 +15,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,14 @@ def increment(store: Store, session_id: str, call_id: str) -> None:
     with store.lock(session_id):
         value = store.require_session(session_id).state.get("n", 0) + 1
         run_call(store, session_id, call_id, StateDelta({"n": value}), value)
+
+
+def begin_and_hang(url: str, session_id: str, ready: EventType) -> None:
+    """Take the lock, begin a call, then hang until killed: a crash in the middle of a call."""
+    with open_store(url) as store, store.lock(session_id):
+        store.begin_call(session_id, "c1", "tool", {})
+        ready.set()
+        time.sleep(60)
 
 
 def increment_in_process(url: str, session_id: str, worker: int, times: int) -> None:
@@ -269,6 +278,27 @@ def test_no_lost_update_from_four_processes(store_url: str, store: Store) -> Non
     assert store.require_session("s1").state["n"] == 200
 
 
+def test_a_killed_holder_frees_the_lock_and_leaves_an_unknown_outcome(store_url: str, store: Store) -> None:
+    if not store_url.startswith(SHARED_ACROSS_PROCESSES):
+        pytest.skip("this store lives in one process")
+    store.create_session("app", "ana", "s1", {"n": 0})
+    spawn = multiprocessing.get_context("spawn")
+    ready = spawn.Event()
+    holder = spawn.Process(target=begin_and_hang, args=(store_url, "s1", ready))
+    holder.start()
+    try:
+        assert ready.wait(30)
+        with pytest.raises(Timeout), store.lock("s1", timeout=0.2):
+            pass
+    finally:
+        holder.kill()
+        holder.join()
+    with store.lock("s1", timeout=5):
+        earlier = store.begin_call("s1", "c1", "tool", {})
+    assert earlier is not None and earlier.status == "started"
+    assert store.require_session("s1").state == {"n": 0}
+
+
 def test_other_sessions_proceed_while_one_is_locked(store: Store) -> None:
     store.create_session("app", "ana", "a")
     store.create_session("app", "ana", "b")
@@ -309,7 +339,7 @@ def test_sqlite_url_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     with open_store() as default:
         assert default.url == DEFAULT_STORE_URL
     assert (tmp_path / ".toolpen/sessions.db").is_file()
-    for bad in ["sqlite:///", "sqlite://x.db", "postgres://x", "s.db"]:
+    for bad in ["sqlite:///", "sqlite:///:memory:", "sqlite://x.db", "postgres://x", "s.db"]:
         with pytest.raises(InvalidArguments, match="unknown store URL"):
             open_store(bad)
 
@@ -333,3 +363,9 @@ def test_sqlite_refuses_an_unknown_schema_version(tmp_path: Path) -> None:
         raw.execute("PRAGMA user_version = 99")
     with pytest.raises(ToolpenError, match="schema version 99"):
         SqliteStore(path)
+
+
+def test_sqlite_errors_are_structured(tmp_path: Path) -> None:
+    (tmp_path / "junk.db").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(ToolpenError, match="junk.db: file is not a database"):
+        SqliteStore(tmp_path / "junk.db")

@@ -20,6 +20,7 @@ def open_store(url: str = DEFAULT_STORE_URL) -> Store:
     """The store a URL names; raises ``InvalidArguments`` for a URL no store understands."""
     if url == "memory://":
         return MemoryStore()
-    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        return SqliteStore(url.removeprefix("sqlite:///"))
+    path = url.removeprefix("sqlite:///")
+    if url.startswith("sqlite:///") and path not in ("", ":memory:"):
+        return SqliteStore(path)
     raise InvalidArguments(f"unknown store URL {url!r}: use memory:// or sqlite:///path")

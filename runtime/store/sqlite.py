@@ -102,15 +102,14 @@ class SqliteStore(Store):
 
     @contextmanager
     def _transaction(self, begin: str = "BEGIN IMMEDIATE") -> Iterator[sqlite3.Connection]:
-        """One transaction on an idle connection: committed, or rolled back on any error."""
-        with self._pool_lock:
-            conn = self._idle.pop() if self._idle else None
-        if conn is None:
-            conn = sqlite3.connect(
-                self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False
-            )
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode = WAL")
+        """One transaction on an idle connection: committed, or rolled back on any error.
+
+        SQLite's own errors (a locked or damaged file) become a ``ToolpenError``.
+        """
+        try:
+            conn = self._checkout()
+        except sqlite3.Error as exc:
+            raise self._store_error(exc) from exc
         try:
             conn.execute(begin)
             try:
@@ -119,9 +118,29 @@ class SqliteStore(Store):
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._store_error(exc) from exc
         finally:
             with self._pool_lock:
                 self._idle.append(conn)
+
+    def _checkout(self) -> sqlite3.Connection:
+        with self._pool_lock:
+            if self._idle:
+                return self._idle.pop()
+        conn = sqlite3.connect(
+            self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.Error:
+            conn.close()
+            raise
+        return conn
+
+    def _store_error(self, exc: sqlite3.Error) -> ToolpenError:
+        return ToolpenError(f"session store {self.path.name}: {exc}")
 
     def _create_schema(self) -> None:
         with self._transaction() as conn:
