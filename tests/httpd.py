@@ -75,6 +75,9 @@ class LocalServer(ThreadingHTTPServer):
         self.routes = routes
         self.hits: list[Hit] = []
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Quiet: clients hanging up early (size caps, timeouts) are what the tests do."""
+
     @property
     def port(self) -> int:
         return int(self.server_address[1])
@@ -93,7 +96,7 @@ class LocalServer(ThreadingHTTPServer):
 def serve(routes: dict[str, Route] | None = None) -> Iterator[LocalServer]:
     """Run a server in a thread for the duration of the block."""
     server = LocalServer(routes=dict(routes or {}))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield server
