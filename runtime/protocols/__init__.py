@@ -7,11 +7,11 @@ What the adapters share lives here: running one model-requested call through a
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import ToolpenError
+from runtime.errors import InvalidArguments, ToolpenError
 from runtime.search import DEFAULT_LIMIT, ToolIndex
 
 if TYPE_CHECKING:
@@ -42,6 +42,23 @@ class CallOutcome:
     output: Any = None
     error: ToolpenError | None = None
     replayed: bool = False
+
+
+def parse_arguments(arguments: Any) -> dict[str, Any]:
+    """Call arguments as an object: already one (Agents API) or a JSON string (Chat Completions)."""
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
+    if arguments is None or not str(arguments).strip():
+        return {}
+    try:
+        args = json.loads(arguments)
+    except json.JSONDecodeError as error:
+        raise InvalidArguments(
+            f"the arguments are not valid JSON ({error.msg} at character {error.pos})"
+        ) from None
+    if not isinstance(args, dict):
+        raise InvalidArguments(f"the arguments must be a JSON object, not {type(args).__name__}")
+    return args
 
 
 def has_deferred(runtime: Runtime) -> bool:

@@ -8,7 +8,6 @@ never matched by id.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -22,6 +21,7 @@ from runtime.protocols import (
     error_text,
     has_deferred,
     output_text,
+    parse_arguments,
     run_call,
 )
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
@@ -65,22 +65,6 @@ def _as_dict(value: Any) -> dict[str, Any]:
     return value.model_dump(exclude_none=True)
 
 
-def _parse_arguments(text: Any) -> dict[str, Any]:
-    if isinstance(text, Mapping):
-        return dict(text)
-    if text is None or not str(text).strip():
-        return {}
-    try:
-        args = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidArguments(
-            f"the arguments are not valid JSON ({error.msg} at character {error.pos})"
-        ) from None
-    if not isinstance(args, dict):
-        raise InvalidArguments(f"the arguments must be a JSON object, not {type(args).__name__}")
-    return args
-
-
 @dataclass(frozen=True)
 class _Reply:
     message: dict[str, Any]
@@ -92,7 +76,7 @@ def _answer(
 ) -> _Reply:
     function = _as_dict(call.get("function") or {})
     try:
-        args = _parse_arguments(function.get("arguments"))
+        args = parse_arguments(function.get("arguments"))
     except InvalidArguments as error:
         outcome = CallOutcome(False, error=error)
     else:

@@ -1,0 +1,197 @@
+"""Agents API sessions: function tools out, ``required_actions`` in, ``tool_result`` events back.
+
+Every result is stored by the runtime under (session id, turn id, call id) before it is sent:
+handling the same actions again (after a crash, a disconnect, a rejected send) returns the
+stored results and never runs a tool twice. An action whose earlier run started but stored
+no result is reported as an unknown outcome unless its tool was registered idempotent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from runtime.errors import InvalidArguments, OutputTooLarge
+from runtime.protocols import (
+    CallOutcome,
+    error_text,
+    has_deferred,
+    output_text,
+    parse_arguments,
+    run_call,
+    search_deferred,
+)
+from runtime.search import DEFAULT_LIMIT
+
+if TYPE_CHECKING:
+    from runtime.registry import Tool
+    from runtime.runtime import Runtime
+
+TOOL_RESULT = "agent.session.input.tool_result"
+MAX_RESULT_BYTES = 4_194_304
+RESULT_MARGIN = 65_536
+RESULT_LIMIT = MAX_RESULT_BYTES - RESULT_MARGIN
+CONTENT_PART_TYPES = frozenset({"input_text", "input_image"})
+MAX_ERROR_CHARS = 8_192
+
+
+def function_tool(tool: Tool) -> dict[str, Any]:
+    """``{type: "function", name, description, parameters}`` with ``additionalProperties: false``,
+    and ``defer_loading: true`` for a deferred tool."""
+    schema = tool.schema("responses")
+    definition: dict[str, Any] = {
+        "type": "function",
+        "name": tool.name,
+        "description": schema.get("description") or tool.spec.description or "",
+        "parameters": {**schema["parameters"], "additionalProperties": False},
+    }
+    if tool.options.defer_loading:
+        definition["defer_loading"] = True
+    return definition
+
+
+def agent_tools(runtime: Runtime) -> list[dict[str, Any]]:
+    """``agent.tools``: every tool, deferred ones marked, and ``{"type": "tool_search"}`` when any is."""
+    tools = [function_tool(tool) for tool in runtime.tools(include_deferred=True)]
+    if has_deferred(runtime):
+        tools.append({"type": "tool_search"})
+    return tools
+
+
+def tool_search(runtime: Runtime, query: str, limit: int = DEFAULT_LIMIT) -> list[dict[str, Any]]:
+    """The definitions of the deferred tools that best match ``query`` (for client-side search)."""
+    return [function_tool(tool) for tool in search_deferred(runtime, query, limit)]
+
+
+def toolpen_call_id(turn_id: str, call_id: str) -> str:
+    """The runtime's call id for one action: call ids are unique within a turn, not a session."""
+    return f"{turn_id}:{call_id}"
+
+
+def _field(value: Any, name: str) -> Any:
+    return value.get(name) if isinstance(value, Mapping) else getattr(value, name, None)
+
+
+def _is_content_parts(output: Any) -> bool:
+    return (
+        isinstance(output, list)
+        and bool(output)
+        and all(isinstance(part, Mapping) and part.get("type") in CONTENT_PART_TYPES for part in output)
+    )
+
+
+def _result_size(output: str | list[Any]) -> int:
+    return len((output if isinstance(output, str) else json.dumps(output)).encode())
+
+
+def _too_large(size: int) -> OutputTooLarge:
+    return OutputTooLarge(
+        f"the tool result is {size:,} bytes; the Agents API takes at most {RESULT_LIMIT:,} bytes "
+        f"(4 MiB = {MAX_RESULT_BYTES:,} bytes, less {RESULT_MARGIN:,} for its metadata). "
+        "Ask for less data, for example fewer items or a summary."
+    )
+
+
+def tool_result_event(turn_id: str, call_id: str, outcome: CallOutcome) -> dict[str, Any]:
+    """The ``agent.session.input.tool_result`` event for one outcome, within the size limit."""
+    event: dict[str, Any] = {"type": TOOL_RESULT, "turn_id": turn_id, "call_id": call_id}
+    error = outcome.error
+    if outcome.success:
+        output = outcome.output if _is_content_parts(outcome.output) else output_text(outcome.output)
+        size = _result_size(output)
+        if size <= RESULT_LIMIT:
+            return {**event, "success": True, "output": output}
+        error = _too_large(size)
+    return {**event, "success": False, "error": error_text(error)[:MAX_ERROR_CHARS]}
+
+
+def handle_required_actions(
+    session: Any, runtime: Runtime, *, context: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Run the pending function calls of ``session`` (an SDK ``AgentSession`` or a dict).
+
+    Returns one ``agent.session.input.tool_result`` event per ``function_call`` action, in
+    order. Calls run in the toolpen session named after the agents session, with call id
+    ``"{turn_id}:{call_id}"``, so a second handling replays the stored results.
+    """
+    session_id = str(_field(session, "id"))
+    events = []
+    for action in _field(session, "required_actions") or ():
+        if _field(action, "type") != "function_call":
+            continue
+        turn_id, call_id = str(_field(action, "turn_id")), str(_field(action, "call_id"))
+        try:
+            args = parse_arguments(_field(action, "arguments"))
+        except InvalidArguments as error:
+            outcome = CallOutcome(False, error=error)
+        else:
+            outcome = run_call(
+                runtime,
+                str(_field(action, "name")),
+                args,
+                define=function_tool,
+                session_id=session_id,
+                call_id=toolpen_call_id(turn_id, call_id),
+                context=context,
+            )
+        events.append(tool_result_event(turn_id, call_id, outcome))
+    return events
+
+
+def idempotency_key(session_id: str, events: list[dict[str, Any]]) -> str:
+    """The same key for the same results, so a re-sent batch is applied once."""
+    ids = sorted(f"{event['turn_id']}:{event['call_id']}" for event in events)
+    digest = hashlib.sha256(json.dumps([session_id, ids]).encode()).hexdigest()
+    return f"toolpen-{digest[:40]}"
+
+
+def send_results(client: Any, session_id: str, events: list[dict[str, Any]]) -> None:
+    """POST the results to the session's events endpoint with an ``Idempotency-Key``."""
+    if events:
+        client.beta.agents.sessions.events.create(
+            session_id, events=events, idempotency_key=idempotency_key(session_id, events)
+        )
+
+
+def user_message(text: str) -> dict[str, Any]:
+    """An ``agent.session.input.message`` event with one user text."""
+    content = [{"type": "input_text", "text": text}]
+    return {
+        "type": "agent.session.input.message",
+        "input": [{"type": "message", "role": "user", "content": content}],
+    }
+
+
+def drive_session(
+    client: Any,
+    session_id: str,
+    runtime: Runtime,
+    *,
+    input: str | None = None,
+    context: dict[str, Any] | None = None,
+) -> Any:
+    """Follow a session with an ``openai.OpenAI`` client until it is idle or failed; returns it.
+
+    Subscribes to the session's events first, then answers the actions already pending (the
+    resume after a disconnect), sends ``input`` as a user message when given, and answers each
+    ``agent.session.requires_action`` event as it comes. Results are stored before they are sent.
+    """
+    sessions = client.beta.agents.sessions
+    with sessions.events.stream(session_id) as stream:
+        session = sessions.retrieve(session_id)
+        if session.status == "requires_action":
+            send_results(client, session_id, handle_required_actions(session, runtime, context=context))
+        if input is not None:
+            sessions.events.create(session_id, events=[user_message(input)])
+        elif session.status in ("idle", "failed"):
+            return session
+        for event in stream:
+            if event.type == "agent.session.requires_action":
+                send_results(
+                    client, session_id, handle_required_actions(event.session, runtime, context=context)
+                )
+            elif event.type in ("agent.session.idle", "agent.session.failed"):
+                return event.session
+    return sessions.retrieve(session_id)
