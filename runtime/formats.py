@@ -6,13 +6,14 @@ import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from runtime.errors import InvalidSource
 from runtime.schema import ToolSpec
 from runtime.schema_fields import admits_null
 
-FORMATS = ("openai", "responses", "gemini", "mcp")
+Format = Literal["openai", "responses", "gemini", "mcp"]
+FORMATS: tuple[str, ...] = get_args(Format)
 
 _NAME_RULES: dict[str, tuple[re.Pattern[str], str]] = {
     "openai": (re.compile(r"^[A-Za-z0-9_-]{1,64}$"), "1-64 letters, digits, '_' or '-'"),

@@ -1,0 +1,75 @@
+"""Every finding about one tool file: schema, docstring, undefined names (pyflakes), sandbox policy."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+
+from pyflakes import messages
+from pyflakes.checker import Checker
+
+from runtime.diagnostics import Diagnostic
+from runtime.errors import InvalidSource
+from runtime.schema import parse_tool_source, spec_from_module
+
+INJECTED_GLOBALS = frozenset({"context", "tools", "ces_requests"})
+"""Names the runtime defines for every tool, so they are not undefined."""
+
+_PYFLAKES_ERRORS: tuple[type[messages.Message], ...] = (
+    messages.UndefinedName,
+    messages.UndefinedLocal,
+    messages.UndefinedExport,
+    messages.DuplicateArgument,
+    messages.ReturnOutsideFunction,
+    messages.YieldOutsideFunction,
+    messages.ContinueOutsideLoop,
+    messages.BreakOutsideLoop,
+    messages.TwoStarredExpressions,
+    messages.TooManyExpressionsInStarredAssignment,
+    messages.ForwardAnnotationSyntaxError,
+    messages.FutureFeatureNotDefined,
+    messages.LateFutureImport,
+    messages.DefaultExceptNotLast,
+)
+
+
+def check_source(source: str) -> list[Diagnostic]:
+    """All diagnostics of a tool's source, sorted by line and column."""
+    try:
+        module = parse_tool_source(source)
+    except InvalidSource as error:
+        return [_from_error(error, "syntax")]
+    try:
+        diagnostics = list(spec_from_module(module).diagnostics)
+    except InvalidSource as error:
+        diagnostics = [_from_error(error, "schema")]
+    diagnostics += pyflakes_diagnostics(module)
+    diagnostics += _policy_diagnostics(source)
+    return sorted(set(diagnostics), key=lambda d: (d.line, d.col, d.level, d.message))
+
+
+def pyflakes_diagnostics(module: ast.Module) -> list[Diagnostic]:
+    """Undefined names and the other pyflakes findings, the injected globals counting as defined."""
+    checker = Checker(module, filename="<tool>", builtins=INJECTED_GLOBALS)
+    return [
+        Diagnostic(
+            "error" if isinstance(message, _PYFLAKES_ERRORS) else "warning",
+            message.message % message.message_args,
+            message.lineno,
+            message.col + 1,
+            "pyflakes",
+        )
+        for message in checker.messages
+    ]
+
+
+def _policy_diagnostics(source: str) -> list[Diagnostic]:
+    if importlib.util.find_spec("sandbox.compiler") is None:  # until the language wall lands
+        return []
+    from sandbox.compiler import policy_diagnostics
+
+    return policy_diagnostics(source)
+
+
+def _from_error(error: InvalidSource, code: str) -> Diagnostic:
+    return Diagnostic("error", error.message, error.line or 1, error.col or 1, code)

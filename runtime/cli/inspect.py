@@ -1,0 +1,83 @@
+"""`toolpen schema` and `toolpen check`: what a model will see of a tool, and what is wrong with it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from runtime.check import check_source
+from runtime.cli.app import app
+from runtime.errors import InvalidSource
+from runtime.formats import Format, lower
+from runtime.schema import derive_spec
+
+EXIT_PROBLEMS = 1
+EXIT_UNUSABLE = 2
+
+
+def _read(file: Path) -> str | None:
+    """The file's text, or None after telling stderr why it cannot be read."""
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        typer.echo(f"{file}: error: cannot read the file: {reason}", err=True)
+        return None
+
+
+@app.command("schema")
+def schema_command(
+    file: Annotated[Path, typer.Argument(help="The tool's Python source file.")],
+    name: Annotated[
+        str | None, typer.Option("--name", help="The entry function (default: the first one).")
+    ] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="The target API's tool format.")] = "openai",
+    strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict mode (openai, responses).")] = False,
+) -> None:
+    """Print the tool definition a model sees, derived from the source without running it."""
+    source = _read(file)
+    if source is None:
+        raise typer.Exit(EXIT_UNUSABLE)
+    try:
+        spec = derive_spec(source, name)
+    except InvalidSource as error:
+        typer.echo(f"{file}:{error.line or 1}:{error.col or 1}: error: {error.message}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    for diagnostic in spec.diagnostics:
+        typer.echo(diagnostic.format(str(file)), err=True)
+    if spec.errors:
+        raise typer.Exit(EXIT_PROBLEMS)
+    try:
+        lowered = lower(spec, fmt, strict=strict)
+    except InvalidSource as error:
+        typer.echo(f"{file}:{error.line or 1}:{error.col or 1}: error: {error.message}", err=True)
+        raise typer.Exit(EXIT_PROBLEMS) from None
+    for note in lowered.notes:
+        typer.echo(f"note: {note}", err=True)
+    typer.echo(json.dumps(lowered.schema, indent=2, ensure_ascii=False))
+
+
+@app.command("check")
+def check_command(
+    files: Annotated[list[Path], typer.Argument(help="Tool source files to check.")],
+) -> None:
+    """Report schema, docstring, undefined-name and sandbox-policy problems as file:line:col."""
+    unreadable = errors = warnings = 0
+    for file in files:
+        source = _read(file)
+        if source is None:
+            unreadable += 1
+            continue
+        for diagnostic in check_source(source):
+            typer.echo(diagnostic.format(str(file)))
+            errors += diagnostic.level == "error"
+            warnings += diagnostic.level == "warning"
+    checked = len(files) - unreadable
+    typer.echo(f"{errors} error(s), {warnings} warning(s) in {checked} file(s)")
+    if unreadable:
+        raise typer.Exit(EXIT_UNUSABLE)
+    if errors:
+        raise typer.Exit(EXIT_PROBLEMS)
