@@ -1,1 +1,36 @@
-"""toolpen's trusted host side. The public API is what this module exports."""
+"""toolpen's trusted host side. The public API is what this module exports.
+
+The names load lazily, so that ``import runtime.errors`` (which the sandbox side needs) does
+not pull in the whole host (pool, store, HTTP broker).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from runtime.egress import EgressPolicy
+    from runtime.errors import ToolpenError
+    from runtime.registry import Tool, ToolOptions
+    from runtime.runtime import Runtime, ToolResult
+    from sandbox.limits import Limits
+
+_EXPORTS = {
+    "EgressPolicy": "runtime.egress",
+    "Limits": "sandbox.limits",
+    "Runtime": "runtime.runtime",
+    "Tool": "runtime.registry",
+    "ToolOptions": "runtime.registry",
+    "ToolResult": "runtime.runtime",
+    "ToolpenError": "runtime.errors",
+}
+
+__all__ = ["EgressPolicy", "Limits", "Runtime", "Tool", "ToolOptions", "ToolResult", "ToolpenError"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'runtime' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

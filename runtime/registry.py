@@ -1,0 +1,83 @@
+"""The tools a runtime knows: Python tools from source and OpenAPI endpoint tools."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.errors import InvalidSource, NotFound
+from runtime.formats import lower
+from runtime.schema import ToolSpec
+from sandbox.limits import Limits
+
+
+@dataclass(frozen=True)
+class ToolOptions:
+    """How a host registered a tool: loading and the hints protocols pass on to models."""
+
+    defer_loading: bool = False
+    idempotent: bool = False
+    read_only: bool = False
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A registered tool: its name, its spec and how it was registered."""
+
+    name: str
+    spec: ToolSpec
+    options: ToolOptions = field(default_factory=ToolOptions)
+
+    def schema(self, fmt: str = "openai", *, strict: bool = False) -> dict[str, Any]:
+        """The tool's definition in one of `runtime.formats.FORMATS`."""
+        return lower(self.spec, fmt, strict=strict).schema
+
+
+@dataclass(frozen=True)
+class PythonTool(Tool):
+    """A tool whose code runs in the sandbox."""
+
+    source: str = ""
+    limits: Limits | None = None
+
+
+@dataclass(frozen=True)
+class EndpointTool(Tool):
+    """A tool that calls one OpenAPI operation through the HTTP broker."""
+
+    endpoint: Any = None
+
+
+class Registry:
+    """Thread-safe name -> tool map; a name is registered once unless replaced explicitly."""
+
+    def __init__(self) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._lock = threading.Lock()
+
+    def add(self, tool: Tool, *, replace: bool = False) -> Tool:
+        with self._lock:
+            if tool.name in self._tools and not replace:
+                raise InvalidSource(f"a tool named {tool.name!r} is already registered")
+            self._tools[tool.name] = tool
+        return tool
+
+    def get(self, name: str) -> Tool:
+        tool = self._tools.get(name)
+        if tool is None:
+            raise NotFound(f"no tool named {name!r} is registered")
+        return tool
+
+    def remove(self, name: str) -> bool:
+        with self._lock:
+            return self._tools.pop(name, None) is not None
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(list(self._tools.values()))
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
