@@ -103,6 +103,24 @@ def test_get_or_create_session(store: Store) -> None:
     with pytest.raises(InvalidArguments, match="another app or user"):
         store.get_or_create_session("app", "bob", "s1")
     assert store.get_or_create_session("app", "ana").id != "s1"
+    with pytest.raises(InvalidArguments, match="app_name"):
+        store.get_or_create_session("", "ana", "s2")
+
+
+def test_get_or_create_session_racing_threads_get_one_session(store: Store) -> None:
+    found: list[str] = []
+    threads = [
+        threading.Thread(
+            target=lambda: found.append(store.get_or_create_session("app", "ana", "new", {"k": 1}).id)
+        )
+        for _ in range(8)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found == ["new"] * 8
+    assert [s.id for s in store.list_sessions()] == ["new"]
 
 
 def test_returned_values_are_copies(store: Store) -> None:

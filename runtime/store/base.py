@@ -77,13 +77,10 @@ class Store(ABC):
 
         Raises ``InvalidArguments`` if ``session_id`` is already taken.
         """
-        session_id = _require_name(session_id or uuid.uuid4().hex, "session_id")
-        delta = StateDelta.from_dict({"set": state or {}}).without_temp()
-        delta.check_json()
-        owner = (_require_name(app_name, "app_name"), _require_name(user_id, "user_id"))
-        if not self._insert_session(session_id, *owner, delta, time.time()):
+        created = self._create(app_name, user_id, session_id, state)
+        if created is None:
             raise InvalidArguments(f"session {session_id!r} already exists")
-        return self.require_session(session_id)
+        return created
 
     def get_or_create_session(
         self,
@@ -93,17 +90,27 @@ class Store(ABC):
         state: dict[str, Any] | None = None,
     ) -> Session:
         """The session ``session_id`` if it exists (it must belong to app/user), else a new one."""
-        if session_id is not None:
-            session = self.get_session(session_id)
-            if session is None:
-                try:
-                    return self.create_session(app_name, user_id, session_id, state)
-                except InvalidArguments:  # another process created it meanwhile
-                    session = self.require_session(session_id)
-            if (session.app_name, session.user_id) != (app_name, user_id):
-                raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
-            return session
-        return self.create_session(app_name, user_id, None, state)
+        session = self.get_session(session_id) if session_id is not None else None
+        if session is None:
+            # None again: another thread or process created it meanwhile
+            session = self._create(app_name, user_id, session_id, state) or self.require_session(
+                session_id or ""
+            )
+        if (session.app_name, session.user_id) != (app_name, user_id):
+            raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
+        return session
+
+    def _create(
+        self, app_name: str, user_id: str, session_id: str | None, state: dict[str, Any] | None
+    ) -> Session | None:
+        """A new session, or None if ``session_id`` is taken."""
+        session_id = _require_name(session_id or uuid.uuid4().hex, "session_id")
+        delta = StateDelta.from_dict({"set": state or {}}).without_temp()
+        delta.check_json()
+        owner = (_require_name(app_name, "app_name"), _require_name(user_id, "user_id"))
+        if not self._insert_session(session_id, *owner, delta, time.time()):
+            return None
+        return self.require_session(session_id)
 
     @abstractmethod
     def get_session(self, session_id: str) -> Session | None:
