@@ -1,0 +1,49 @@
+"""`toolpen mcp PATH...`: serve tools over MCP (stdio or streamable HTTP)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Literal
+
+import typer
+
+from runtime.cli.app import app
+from runtime.errors import ToolpenError
+from runtime.store import DEFAULT_STORE_URL
+
+Transport = Literal["stdio", "http"]
+
+
+def tool_files(paths: list[Path]) -> list[Path]:
+    """The files named, and the ``*.py`` files of the directories named, in a stable order."""
+    files: list[Path] = []
+    for path in paths:
+        files.extend(sorted(path.glob("*.py")) if path.is_dir() else [path])
+    return files
+
+
+@app.command("mcp")
+def mcp_command(
+    paths: Annotated[list[Path], typer.Argument(help="Tool source files, or directories of them.")],
+    transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",
+    host: Annotated[str, typer.Option("--host", help="HTTP: the address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="HTTP: the port to listen on.")] = 8000,
+    store: Annotated[str, typer.Option("--store", help="Session store URL.")] = DEFAULT_STORE_URL,
+) -> None:
+    """Serve the tools over MCP; each MCP session gets its own toolpen session."""
+    from runtime.protocols.mcp import serve_http, serve_stdio
+    from runtime.runtime import Runtime
+
+    with Runtime(store=store) as runtime:
+        for file in tool_files(paths):
+            try:
+                runtime.add_tool(file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ToolpenError) as error:
+                typer.echo(f"{file}: error: {getattr(error, 'message', error)}", err=True)
+                raise typer.Exit(2) from None
+        if transport == "http":
+            typer.echo(f"serving {len(runtime.tools())} tool(s) at http://{host}:{port}/mcp", err=True)
+            serve_http(runtime, host=host, port=port)
+        else:
+            asyncio.run(serve_stdio(runtime))

@@ -1,0 +1,115 @@
+"""MCP: serve a runtime's tools with the official ``mcp`` SDK's low-level server.
+
+The tool list is exactly ``tool.schema("mcp")`` (what ``toolpen schema --format mcp`` prints)
+plus the read-only / idempotent hints a tool was registered with. A call answers a JSON text
+block and the same value as structured content; a failure is a result with ``isError``, never
+a protocol error. Each MCP session gets its own toolpen session: over stdio, the connection;
+over streamable HTTP, the ``mcp-session-id`` (stateless requests run without a session).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
+
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from runtime.protocols import error_text, run_call
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+    from runtime.registry import Tool
+    from runtime.runtime import Runtime
+
+SESSION_HEADER = "mcp-session-id"
+
+
+def mcp_tool(tool: Tool) -> types.Tool:
+    """The MCP definition of one tool: its ``mcp`` schema and its registered hints."""
+    definition = tool.schema("mcp")
+    hints = {}
+    if tool.options.read_only:
+        hints["readOnlyHint"] = True
+    if tool.options.idempotent:
+        hints["idempotentHint"] = True
+    if hints:
+        definition = {**definition, "annotations": {**definition.get("annotations", {}), **hints}}
+    return types.Tool.model_validate(definition)
+
+
+def _structured(output: Any) -> dict[str, Any]:
+    """Structured content must be an object; other values are wrapped as ``{"result": value}``."""
+    return output if isinstance(output, dict) else {"result": output}
+
+
+def _toolpen_session(ctx: ServerRequestContext[dict[str, str]]) -> str | None:
+    """The toolpen session of the MCP session this request belongs to."""
+    request = ctx.request
+    if request is None:
+        return ctx.lifespan_context["session_id"]
+    mcp_session = request.headers.get(SESSION_HEADER)
+    return f"mcp-{mcp_session}" if mcp_session else None
+
+
+def build_server(runtime: Runtime, *, name: str = "toolpen") -> Server[dict[str, str]]:
+    """A low-level MCP server listing and calling the tools of ``runtime``."""
+
+    @asynccontextmanager
+    async def connection(_: Server[dict[str, str]]) -> AsyncIterator[dict[str, str]]:
+        yield {"session_id": f"mcp-{uuid.uuid4().hex}"}
+
+    async def list_tools(
+        ctx: ServerRequestContext[dict[str, str]], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[mcp_tool(tool) for tool in runtime.tools(include_deferred=True)])
+
+    async def call_tool(
+        ctx: ServerRequestContext[dict[str, str]], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        outcome = await anyio.to_thread.run_sync(
+            lambda: run_call(
+                runtime,
+                params.name,
+                dict(params.arguments or {}),
+                define=lambda tool: mcp_tool(tool).model_dump(by_alias=True, exclude_none=True),
+                session_id=_toolpen_session(ctx),
+            )
+        )
+        if not outcome.success:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=error_text(outcome.error))], is_error=True
+            )
+        text = json.dumps(outcome.output, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=_structured(outcome.output),
+        )
+
+    return Server(name, lifespan=connection, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def serve_stdio(runtime: Runtime) -> None:
+    """Serve over this process's stdin and stdout until the client closes them."""
+    server = build_server(runtime)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def http_app(runtime: Runtime, *, host: str = "127.0.0.1") -> Starlette:
+    """A Starlette app serving streamable HTTP at ``/mcp``."""
+    return build_server(runtime).streamable_http_app(host=host)
+
+
+def serve_http(runtime: Runtime, *, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve streamable HTTP at ``http://host:port/mcp`` with uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(http_app(runtime, host=host), host=host, port=port, log_level="warning")
