@@ -277,7 +277,7 @@ class TypeTranslator:
         if len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is Ellipsis:
             items = self.translate(args[0])
             return None if items is None else {"type": "array", "items": items}
-        if len(args) == 1 and isinstance(args[0], ast.Tuple) and not args[0].elts:
+        if not args:  # tuple[()]
             return {"type": "array", "maxItems": 0}
         prefix = [self.translate(arg) for arg in args]
         if any(item is None for item in prefix):
