@@ -1,0 +1,232 @@
+"""Plain type expressions: the only annotations tool code may write.
+
+pydantic, dataclasses and ``typing.get_type_hints`` evaluate annotation strings with ``eval``,
+outside the guards. So every annotation must be a *plain type expression*: names and dotted
+names (public, not blocked), subscripts of those, ``|``, tuples and lists of those, and
+``None`` / ``...`` / str / int / bool constants; a string is parsed and held to the same rule,
+except inside ``Literal[...]`` where strings are values. The compile-time policy checks the
+source; ``install_forward_ref_hook`` checks every ``typing.ForwardRef`` tool code creates, and
+every value such a reference resolves to, at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import sys
+import types
+import typing
+from typing import Any
+
+from runtime.errors import PolicyViolation
+from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute
+
+Problem = tuple[ast.AST, str]
+
+_CONSTANT_TYPES = (str, int, bool, type(None), type(Ellipsis))
+_TRUSTED_TYPE_MODULES = frozenset(
+    {
+        TOOL_MODULE_NAME,
+        "builtins",
+        "typing",
+        "typing_extensions",
+        "types",
+        "collections",
+        "datetime",
+        "decimal",
+        "fractions",
+        "uuid",
+        "enum",
+        "re",
+        "zoneinfo",
+        "pydantic",
+        "pydantic_core",
+        "annotated_types",
+        "dataclasses",
+    }
+)
+
+
+def annotation_problems(node: ast.expr) -> list[Problem]:
+    """Why ``node`` is not a plain type expression (an empty list when it is)."""
+    problems: list[Problem] = []
+    _check(node, problems)
+    return problems
+
+
+def string_annotation_problem(text: str) -> str | None:
+    """Why the annotation string ``text`` is not a plain type expression, or None."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return f"annotation {text!r} is not a valid type expression"
+    problems = annotation_problems(tree.body)
+    return problems[0][1] if problems else None
+
+
+def _check(node: ast.expr, problems: list[Problem]) -> None:
+    if isinstance(node, ast.Name):
+        if node.id.startswith("_"):
+            problems.append((node, f'name "{node.id}" in an annotation is not allowed'))
+    elif isinstance(node, ast.Attribute):
+        if not is_allowed_attribute(node.attr):
+            problems.append((node, f'attribute "{node.attr}" in an annotation is not allowed'))
+        _check_dotted(node.value, problems)
+    elif isinstance(node, ast.Subscript):
+        _check_dotted(node.value, problems)
+        if _is_literal(node.value):
+            _check_literal_values(node.slice, problems)
+        else:
+            _check(node.slice, problems)
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        _check(node.left, problems)
+        _check(node.right, problems)
+    elif isinstance(node, ast.Tuple | ast.List):
+        for element in node.elts:
+            _check(element, problems)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, _CONSTANT_TYPES):
+        if isinstance(node.value, str):
+            problem = string_annotation_problem(node.value)
+            if problem:
+                problems.append((node, problem))
+    else:
+        problems.append((node, f"annotation {ast.unparse(node)!r} is not a plain type expression"))
+
+
+def _check_dotted(node: ast.expr, problems: list[Problem]) -> None:
+    if isinstance(node, ast.Name | ast.Attribute):
+        _check(node, problems)
+    else:
+        problems.append((node, f"annotation {ast.unparse(node)!r} is not a plain type expression"))
+
+
+def _is_literal(node: ast.expr) -> bool:
+    name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+    return name == "Literal"
+
+
+def _check_literal_values(node: ast.expr, problems: list[Problem]) -> None:
+    values = node.elts if isinstance(node, ast.Tuple) else [node]
+    for value in values:
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, _CONSTANT_TYPES)):
+            _check(value, problems)
+
+
+def _tool_code_on_stack() -> bool:
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _is_type_value(value: Any) -> bool:
+    """True for what a name in an annotation may resolve to: types and typing constructs."""
+    if isinstance(value, _CONSTANT_TYPES):
+        return True
+    if isinstance(value, type):
+        module = str(getattr(value, "__module__", "")).partition(".")[0]
+        return not issubclass(value, type) and module in _TRUSTED_TYPE_MODULES
+    return type(value).__module__ in ("typing", "typing_extensions", "types")
+
+
+def _is_namespace_value(value: Any) -> bool:
+    from sandbox.modules import ModuleView
+
+    return isinstance(value, ModuleView) or _is_type_value(value)
+
+
+def _resolve_checked(node: ast.expr, namespaces: list[Any]) -> None:
+    """Resolve the names and dotted names of ``node`` as ``eval`` would, refusing non-types."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        value = _lookup(node, namespaces)
+        if value is not _MISSING and not _is_type_value(value):
+            raise PolicyViolation(f"annotation name {ast.unparse(node)!r} does not name a type")
+    elif isinstance(node, ast.Subscript):
+        _resolve_checked(node.value, namespaces)
+        if not _is_literal(node.value):
+            _resolve_checked(node.slice, namespaces)
+    elif isinstance(node, ast.BinOp):
+        _resolve_checked(node.left, namespaces)
+        _resolve_checked(node.right, namespaces)
+    elif isinstance(node, ast.Tuple | ast.List):
+        for element in node.elts:
+            _resolve_checked(element, namespaces)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        _resolve_checked(ast.parse(node.value.strip(), mode="eval").body, namespaces)
+
+
+_MISSING = object()
+
+
+def _lookup(node: ast.expr, namespaces: list[Any]) -> Any:
+    if isinstance(node, ast.Name):
+        for namespace in namespaces:
+            if namespace is not None and node.id in namespace:
+                return namespace[node.id]
+        return _MISSING
+    assert isinstance(node, ast.Attribute)
+    base = _lookup(node.value, namespaces)
+    if base is _MISSING:
+        return _MISSING
+    if not _is_namespace_value(base):
+        raise PolicyViolation(f"annotation name {ast.unparse(node.value)!r} is not a type or module")
+    return getattr(base, node.attr, _MISSING)
+
+
+def _evaluation_namespaces(globalns: Any, localns: Any) -> list[Any]:
+    if globalns is None:
+        globalns = {}
+    if isinstance(globalns, dict) and isinstance(globalns.get("__name__"), str):
+        module = sys.modules.get(globalns["__name__"])
+        if module is not None and vars(module) is globalns and module.__name__ != TOOL_MODULE_NAME:
+            raise PolicyViolation(
+                f"annotations of tool code cannot be evaluated in module {module.__name__!r}"
+            )
+    scope = globalns.get("__builtins__", builtins.__dict__) if isinstance(globalns, dict) else None
+    scope = vars(scope) if isinstance(scope, types.ModuleType) else scope
+    return [localns, globalns, scope]
+
+
+_hook_installed = False
+
+
+def install_forward_ref_hook() -> None:
+    """Make ``typing.ForwardRef`` refuse, for tool code, anything but a plain type expression.
+
+    Construction checks the string; evaluation refuses real module namespaces (a class whose
+    ``__module__`` names a host module) and names that resolve to anything but types.
+    Idempotent.
+    """
+    global _hook_installed
+    if _hook_installed:
+        return
+    forward_ref = typing.ForwardRef
+    original_init = forward_ref.__init__
+    original_evaluate = forward_ref._evaluate  # type: ignore[attr-defined]
+
+    def checked_init(self: typing.ForwardRef, arg: str, *args: Any, **kwargs: Any) -> None:
+        if _tool_code_on_stack():
+            problem = string_annotation_problem(arg) if isinstance(arg, str) else None
+            if problem:
+                raise PolicyViolation(problem)
+            if kwargs.get("module") is not None or len(args) >= 2 and args[1] is not None:
+                raise PolicyViolation("forward references with a module are not allowed")
+        original_init(self, arg, *args, **kwargs)
+
+    def checked_evaluate(
+        self: typing.ForwardRef, globalns: Any, localns: Any, *args: Any, **kwargs: Any
+    ) -> Any:
+        if _tool_code_on_stack():
+            text = self.__forward_arg__
+            problem = string_annotation_problem(text)
+            if problem:
+                raise PolicyViolation(problem)
+            tree = ast.parse(text.strip(), mode="eval").body
+            _resolve_checked(tree, _evaluation_namespaces(globalns, localns))
+        return original_evaluate(self, globalns, localns, *args, **kwargs)
+
+    forward_ref.__init__ = checked_init  # type: ignore[method-assign]
+    forward_ref._evaluate = checked_evaluate  # type: ignore[attr-defined]
+    _hook_installed = True

@@ -1,0 +1,46 @@
+"""Compile tool source under the language policy (RestrictedPython with ``ToolPolicy``)."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import types
+
+from runtime.diagnostics import Diagnostic
+from runtime.errors import InvalidSource, PolicyViolation
+from sandbox.policy import Located, ToolPolicy
+
+
+def compile_tool(source: str, filename: str = "<tool>") -> types.CodeType:
+    """Restricted code object for ``source``; raises the first ``InvalidSource``/``PolicyViolation``."""
+    return _compile_cached(source, filename)
+
+
+@functools.lru_cache(maxsize=128)
+def _compile_cached(source: str, filename: str) -> types.CodeType:
+    tree, problems = _transform(source)
+    if problems:
+        line, col, message = problems[0]
+        raise PolicyViolation(f"line {line}: {message}", line=line, col=col)
+    return compile(tree, filename, "exec", dont_inherit=True)
+
+
+def policy_diagnostics(source: str) -> list[Diagnostic]:
+    """Every policy violation of ``source`` (code ``policy``), or its syntax error (code ``syntax``)."""
+    try:
+        _, problems = _transform(source)
+    except InvalidSource as error:
+        return [Diagnostic("error", error.message, error.line or 1, error.col or 1, "syntax")]
+    return [Diagnostic("error", message, line, col, "policy") for line, col, message in problems]
+
+
+def _transform(source: str) -> tuple[ast.Module, list[Located]]:
+    try:
+        tree = ast.parse(source, "<tool>")
+    except SyntaxError as error:
+        line, col = error.lineno or 1, error.offset or 1
+        raise InvalidSource(f"line {line}: syntax error: {error.msg}", line=line, col=col) from None
+    policy = ToolPolicy()
+    tree = policy.visit(tree)
+    ast.fix_missing_locations(tree)
+    return tree, sorted(set(policy.problems))

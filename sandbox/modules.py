@@ -1,0 +1,220 @@
+"""Vetted module views: the only things ``import`` gives tool code.
+
+A view is a read-only object holding a module's public functions, classes and constants, and
+nothing that leads elsewhere: no submodules or other module references (``typing.sys``,
+``json.decoder``, ``pydantic.main``), no metaclasses (class factories), no shared mutable
+containers, and no helper that evaluates strings or walks attributes by name outside the guards
+(those are left out or replaced by guarded versions). Views are built once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import types
+from collections.abc import Callable
+from typing import Any
+
+from runtime.errors import PolicyViolation
+from sandbox import guards
+
+ALLOWED_MODULES = frozenset(
+    {
+        "json",
+        "math",
+        "re",
+        "datetime",
+        "time",
+        "typing",
+        "pydantic",
+        "dataclasses",
+        "enum",
+        "collections",
+        "collections.abc",
+        "itertools",
+        "functools",
+        "operator",
+        "random",
+        "statistics",
+        "decimal",
+        "fractions",
+        "uuid",
+        "base64",
+        "hashlib",
+        "hmac",
+        "string",
+        "textwrap",
+        "urllib.parse",
+        "copy",
+        "zoneinfo",
+    }
+)
+
+_PYDANTIC_NAMES = (
+    "BaseModel",
+    "RootModel",
+    "Field",
+    "ConfigDict",
+    "ValidationError",
+    "ValidationInfo",
+    "field_validator",
+    "model_validator",
+    "field_serializer",
+    "model_serializer",
+    "computed_field",
+    "validate_call",
+    "TypeAdapter",
+    "AliasChoices",
+    "AliasPath",
+    "conint",
+    "confloat",
+    "constr",
+    "conlist",
+    "PositiveInt",
+    "NegativeInt",
+    "NonNegativeInt",
+    "NonPositiveInt",
+    "PositiveFloat",
+    "NegativeFloat",
+    "NonNegativeFloat",
+    "StrictStr",
+    "StrictInt",
+    "StrictFloat",
+    "StrictBool",
+    "AnyUrl",
+    "AnyHttpUrl",
+    "HttpUrl",
+    "SecretStr",
+    "Json",
+    "UUID4",
+)
+_TIME_NAMES = (
+    "time",
+    "time_ns",
+    "monotonic",
+    "monotonic_ns",
+    "perf_counter",
+    "perf_counter_ns",
+    "sleep",
+    "strftime",
+    "strptime",
+    "gmtime",
+    "localtime",
+    "mktime",
+    "struct_time",
+)
+_EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {"pydantic": _PYDANTIC_NAMES, "time": _TIME_NAMES}
+
+_LEFT_OUT: dict[str, frozenset[str]] = {
+    # evaluates its string outside the guards (the ForwardRef hook covers the indirect uses)
+    "typing": frozenset({"ForwardRef"}),
+    # walks attributes by name: Formatter().get_field("0.__class__")
+    "string": frozenset({"Formatter"}),
+    # copy or write attributes named by strings, module globals included
+    "functools": frozenset({"update_wrapper", "wraps"}),
+    "dataclasses": frozenset({"make_dataclass"}),
+    # write enum members into ``sys.modules[cls.__module__]``
+    "enum": frozenset({"global_enum", "global_str", "global_enum_repr", "global_flag_repr"}),
+    # run ifconfig-like helpers on some platforms
+    "uuid": frozenset({"getnode", "uuid1"}),
+    # changes where time zone files are read from
+    "zoneinfo": frozenset({"reset_tzpath"}),
+}
+_REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
+    "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
+}
+_MUTABLE_CONTAINERS = (dict, list, set, bytearray)
+
+
+class ModuleView:
+    """A read-only namespace standing for a vetted module."""
+
+    __slots__ = ("_name", "_members")
+    read_only_view = True
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        try:
+            object.__getattribute__(self, "_name")
+        except AttributeError:
+            object.__setattr__(self, "_name", name)
+            object.__setattr__(self, "_members", types.MappingProxyType(dict(members)))
+            return
+        raise PolicyViolation("a module view cannot be changed")
+
+    def __getattr__(self, name: str) -> Any:
+        members = object.__getattribute__(self, "_members")
+        try:
+            return members[name]
+        except KeyError:
+            raise AttributeError(f"module {self._name!r} has no attribute {name!r} in toolpen") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise PolicyViolation(f"module {self._name!r} is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise PolicyViolation(f"module {self._name!r} is read-only")
+
+    def __dir__(self) -> list[str]:
+        return sorted(object.__getattribute__(self, "_members"))
+
+    def __repr__(self) -> str:
+        return f"<module {self._name!r} (toolpen view)>"
+
+
+def is_allowed_module(name: str) -> bool:
+    """True for a vetted module or a package on the way to one (``urllib`` for ``urllib.parse``)."""
+    return name in ALLOWED_MODULES or any(allowed.startswith(name + ".") for allowed in ALLOWED_MODULES)
+
+
+@functools.cache
+def module_view(name: str) -> ModuleView:
+    """The view of ``name`` (which ``is_allowed_module``), with views of its allowed submodules."""
+    members = _public_members(name) if name in ALLOWED_MODULES else {}
+    for allowed in ALLOWED_MODULES:
+        parent, _, child = allowed.rpartition(".")
+        if parent == name:
+            members[child] = module_view(allowed)
+    return ModuleView(name, members)
+
+
+def _public_members(name: str) -> dict[str, Any]:
+    module = importlib.import_module(name)
+    names = _EXPLICIT_NAMES.get(name) or getattr(module, "__all__", None) or dir(module)
+    left_out = _LEFT_OUT.get(name, frozenset())
+    members: dict[str, Any] = {}
+    for member_name in names:
+        if member_name.startswith("_") or member_name in left_out:
+            continue
+        value = getattr(module, member_name)
+        if _is_shareable(value):
+            members[member_name] = value
+    members.update(_REPLACED.get(name, {}))
+    return members
+
+
+def _is_shareable(value: Any) -> bool:
+    if isinstance(value, types.ModuleType | _MUTABLE_CONTAINERS):
+        return False
+    return not (isinstance(value, type) and issubclass(value, type))
+
+
+_FUTURE_VIEW = ModuleView("__future__", {"annotations": importlib.import_module("__future__").annotations})
+
+
+def import_view(
+    name: str,
+    globals: object = None,
+    locals: object = None,
+    fromlist: tuple[str, ...] | None = (),
+    level: int = 0,
+) -> ModuleView:
+    """``__import__`` for tool code: vetted module views only."""
+    if level != 0:
+        guards.refuse("relative imports are not allowed")
+    if name == "__future__":
+        return _FUTURE_VIEW
+    if type(name) is not str or not is_allowed_module(name):
+        guards.refuse(f'import of module "{name}" is not allowed')
+    if fromlist:
+        return module_view(name)
+    return module_view(name.partition(".")[0])
