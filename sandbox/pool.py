@@ -1,0 +1,299 @@
+"""Pre-forked workers from a warm zygote, and one call through a worker under a deadline.
+
+The pool keeps ``size`` workers ready; taking one asks the zygote for a replacement at once,
+so the fork happens off the call's path. The parent enforces the wall-clock deadline with
+SIGKILL (through a pidfd, so a recycled pid is never hit), answers the worker's RPCs by calling
+``rpc(target, method, params)``, and turns every way a worker can end into a ``done`` message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from runtime.errors import Timeout, ToolpenError, WorkerCrashed
+from sandbox.limits import Limits
+from sandbox.protocol import ProtocolError, decode, encode, recv_frame, send_frame
+
+Rpc = Callable[[str, str, dict[str, Any]], Any]
+
+log = logging.getLogger(__name__)
+
+PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+MAX_PACKET = 64 * 1024
+EXIT_REPORT_WAIT = 1.0  # seconds to wait for the zygote's word on how a silent worker ended
+TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting for a worker
+REMEMBERED_EXITS = 4096
+
+
+@dataclass
+class _Worker:
+    pid: int
+    sock: socket.socket
+    pidfd: int
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+
+    def close(self) -> None:
+        self.sock.close()
+        os.close(self.pidfd)
+
+
+class _Zygote:
+    """The zygote process and the thread that reads its control socket."""
+
+    def __init__(self, on_worker: Callable[[_Worker], None], on_exit: Callable[[int, int], None]) -> None:
+        self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sandbox.zygote", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            close_fds=True,
+            env={"PYTHONPATH": PACKAGE_ROOT, "PYTHONUTF8": "1", "LC_ALL": "C.UTF-8"},
+            cwd="/",
+            stdin=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self.alive = True
+        self.delivered = False
+        self._send_lock = threading.Lock()
+        self._on_worker = on_worker
+        self._on_exit = on_exit
+        threading.Thread(target=self._read, name="toolpen-zygote", daemon=True).start()
+
+    def send(self, message: dict[str, Any]) -> None:
+        with self._send_lock:
+            self.control.send(encode(message))
+
+    def close(self) -> None:
+        self.control.close()
+        try:
+            self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def _read(self) -> None:
+        try:
+            while True:
+                data, fds, _, _ = socket.recv_fds(self.control, MAX_PACKET, 1)
+                if not data:
+                    break
+                message = decode(data)
+                if message.get("op") == "forked" and fds:
+                    self._adopt(int(message["pid"]), fds[0])
+                elif message.get("op") == "exit":
+                    self._on_exit(int(message["pid"]), int(message["code"]))
+        except (OSError, ProtocolError):
+            pass  # closed by the pool, or the zygote died
+        finally:
+            self.alive = False
+
+    def _adopt(self, pid: int, fd: int) -> None:
+        sock = socket.socket(fileno=fd)
+        try:
+            pidfd = os.pidfd_open(pid)
+        except OSError:  # died before it could be used
+            sock.close()
+            return
+        self.delivered = True
+        self._on_worker(_Worker(pid, sock, pidfd))
+
+
+class WorkerPool:
+    """Workers forked from a warm zygote; ``run`` one call in one of them. Thread-safe."""
+
+    def __init__(self, size: int = 2, reuse: bool = False) -> None:
+        self.size = size
+        self.reuse = reuse
+        self._ready: queue.Queue[_Worker] = queue.Queue()
+        self._exits: dict[int, int] = {}
+        self._exit_seen = threading.Condition()
+        self._lock = threading.Lock()
+        self._warm_sources: dict[str, None] = {}
+        self._closed = False
+        self._zygote = self._start_zygote()
+
+    def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> dict[str, Any]:
+        """Run ``job`` (``source``, ``entry``, ``args``, ``context``) and return its ``done`` message."""
+        worker = self._take()
+        done, answered = self._converse(worker, job, limits, rpc)
+        if answered and self.reuse:
+            self._ready.put(worker)
+        else:
+            worker.close()
+            if self.reuse:
+                self._request_forks(1)
+        return done
+
+    def warm(self, source: str) -> None:
+        """Compile a tool in the zygote so that workers forked from now on have it cached."""
+        with self._lock:
+            self._warm_sources[source] = None
+            self._zygote.send({"op": "warm", "source": source})
+        self._recycle_ready()
+
+    def probe_walls(self) -> dict[str, dict[str, str]]:
+        """Which walls a worker has in force: ``{"active": {...}, "missing": {...}}``."""
+        worker = self._take()
+        try:
+            send_frame(worker.sock, {"op": "walls"})
+            reply = recv_frame(worker.sock, deadline=time.monotonic() + 10)
+        finally:
+            worker.close()
+            if self.reuse:
+                self._request_forks(1)
+        if reply is None:
+            raise WorkerCrashed("the worker ended before reporting its walls")
+        return reply["output"]
+
+    def close(self) -> None:
+        """Stop the zygote and every ready worker."""
+        with self._lock:
+            self._closed = True
+            self._zygote.close()
+        self._recycle_ready(replace=False)
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _start_zygote(self) -> _Zygote:
+        zygote = _Zygote(self._ready.put, self._record_exit)
+        for source in self._warm_sources:
+            zygote.send({"op": "warm", "source": source})
+        for _ in range(self.size):
+            zygote.send({"op": "fork", "reuse": self.reuse})
+        return zygote
+
+    def _request_forks(self, count: int) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            with contextlib.suppress(OSError):
+                for _ in range(count):
+                    self._zygote.send({"op": "fork", "reuse": self.reuse})
+
+    def _take(self) -> _Worker:
+        while True:
+            try:
+                worker = self._ready.get(timeout=TAKE_WAIT)
+                break
+            except queue.Empty:
+                self._restart_dead_zygote()
+        if not self.reuse:
+            self._request_forks(1)
+        return worker
+
+    def _restart_dead_zygote(self) -> None:
+        with self._lock:
+            if self._closed:
+                raise WorkerCrashed("the worker pool is closed")
+            if not self._zygote.alive:
+                self._zygote.close()
+                if not self._zygote.delivered:
+                    raise WorkerCrashed(
+                        f"the zygote failed to start (exit code {self._zygote.process.returncode})"
+                    )
+                log.warning(
+                    "toolpen zygote ended (exit %s); starting a new one", self._zygote.process.returncode
+                )
+                self._zygote = self._start_zygote()
+
+    def _recycle_ready(self, *, replace: bool = True) -> None:
+        count = 0
+        while True:
+            try:
+                self._ready.get_nowait().close()
+            except queue.Empty:
+                break
+            count += 1
+        if replace and count:
+            self._request_forks(count)
+
+    def _record_exit(self, pid: int, code: int) -> None:
+        with self._exit_seen:
+            self._exits[pid] = code
+            if len(self._exits) > REMEMBERED_EXITS:
+                del self._exits[next(iter(self._exits))]
+            self._exit_seen.notify_all()
+
+    def _exit_code(self, pid: int) -> int | None:
+        with self._exit_seen:
+            self._exit_seen.wait_for(lambda: pid in self._exits, timeout=EXIT_REPORT_WAIT)
+            return self._exits.pop(pid, None)
+
+    def _converse(
+        self, worker: _Worker, job: dict[str, Any], limits: Limits, rpc: Rpc
+    ) -> tuple[dict[str, Any], bool]:
+        """Send the call, answer RPCs until ``done``; returns the message and whether it was answered."""
+        deadline = time.monotonic() + limits.wall_time
+        try:
+            send_frame(worker.sock, {**job, "op": "call", "limits": limits.to_dict()})
+            while True:
+                message = recv_frame(worker.sock, deadline=deadline)
+                if message is None:
+                    return _failed(self._why_it_ended(worker, limits)), False
+                if message.get("op") == "done":
+                    message.setdefault("logs", "")
+                    return message, True
+                if message.get("op") != "rpc":
+                    raise ProtocolError(f"unexpected message {message.get('op')!r}")
+                _answer(worker.sock, message, rpc)
+        except TimeoutError:
+            worker.kill()
+            return _failed(Timeout(f"the call ran past its wall time of {limits.wall_time:g} s")), False
+        except (OSError, ProtocolError) as exc:
+            worker.kill()
+            log.warning("toolpen worker %d broke the protocol: %s", worker.pid, exc)
+            return _failed(WorkerCrashed("the worker broke off the call")), False
+
+    def _why_it_ended(self, worker: _Worker, limits: Limits) -> ToolpenError:
+        code = self._exit_code(worker.pid)
+        if code == -signal.SIGXCPU:
+            return Timeout(f"the call used more than its CPU time of {limits.cpu_time:g} s")
+        if code is not None and code < 0:
+            name = signal.Signals(-code).name
+            return WorkerCrashed(f"the worker was killed by {name}")
+        detail = "" if code is None else f" (exit code {code})"
+        return WorkerCrashed(f"the worker ended without answering{detail}")
+
+
+def _answer(sock: socket.socket, message: dict[str, Any], rpc: Rpc) -> None:
+    """Run one RPC in the host and send its result or a structured error."""
+    request_id = message.get("id")
+    target, method = str(message.get("target")), str(message.get("method"))
+    try:
+        result = rpc(target, method, message.get("params") or {})
+    except ToolpenError as exc:
+        error = exc.to_dict()
+    except Exception:
+        log.exception("toolpen rpc %s.%s failed", target, method)
+        error = {"kind": "internal", "message": "the host failed to answer this call"}
+    else:
+        try:
+            send_frame(sock, {"op": "rpc_result", "id": request_id, "result": result})
+            return
+        except (TypeError, ValueError):
+            log.exception("toolpen rpc %s.%s answered with something that is not JSON", target, method)
+            error = {"kind": "internal", "message": "the host's answer is not JSON"}
+    send_frame(sock, {"op": "rpc_error", "id": request_id, "error": error})
+
+
+def _failed(error: ToolpenError) -> dict[str, Any]:
+    return {"op": "done", "success": False, "error": error.to_dict(), "logs": ""}

@@ -1,0 +1,84 @@
+"""Framed JSON messages between the parent and a worker (never pickle).
+
+A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON. The zygote's
+control channel is a ``SOCK_SEQPACKET`` socket, so its messages are bare JSON packets
+(``encode``/``decode``) without the length prefix.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import time
+from collections.abc import Callable
+from typing import Any
+
+HEADER = struct.Struct(">I")
+MAX_FRAME = 64 * 1024 * 1024
+
+
+class ProtocolError(Exception):
+    """The peer sent something that is not a well-formed frame."""
+
+
+def encode(message: dict[str, Any], default: Callable[[Any], Any] | None = None) -> bytes:
+    """One message as compact UTF-8 JSON; NaN and infinities are refused."""
+    return json.dumps(
+        message, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=default
+    ).encode()
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """Parse one message; anything but a JSON object is a ``ProtocolError``."""
+    try:
+        message = json.loads(data)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"malformed frame: {exc}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("a frame must hold a JSON object")
+    return message
+
+
+def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:
+    """Send one length-prefixed frame."""
+    data = encode(message)
+    sock.sendall(HEADER.pack(len(data)) + data)
+
+
+def recv_frame(
+    sock: socket.socket, *, deadline: float | None = None, max_size: int = MAX_FRAME
+) -> dict[str, Any] | None:
+    """Receive one frame; ``None`` on a clean end of stream before a frame starts.
+
+    With ``deadline`` (a ``time.monotonic()`` value) raises ``TimeoutError`` once it passes,
+    however slowly the peer drips bytes.
+    """
+    header = _recv_exact(sock, HEADER.size, deadline, allow_eof=True)
+    if header is None:
+        return None
+    (size,) = HEADER.unpack(header)
+    if size > max_size:
+        raise ProtocolError(f"frame of {size} bytes is over the {max_size} byte limit")
+    body = _recv_exact(sock, size, deadline, allow_eof=False)
+    assert body is not None
+    return decode(body)
+
+
+def _recv_exact(sock: socket.socket, size: int, deadline: float | None, *, allow_eof: bool) -> bytes | None:
+    chunks: list[bytes] = []
+    missing = size
+    while missing:
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("deadline passed while reading a frame")
+            sock.settimeout(remaining)
+        chunk = sock.recv(missing)
+        if not chunk:
+            if allow_eof and missing == size:
+                return None
+            raise ProtocolError("connection closed in the middle of a frame")
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)

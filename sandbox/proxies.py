@@ -1,0 +1,188 @@
+"""What tool code sees of the host, from inside a worker: ``context``, ``tools`` and the RPC client.
+
+Every proxy talks to the host through one ``Rpc`` callable, ``rpc(target, method, params)``,
+which sends an ``rpc`` frame and waits for its answer; a failure comes back as the rebuilt
+``ToolpenError``. A proxy for ``ces_requests`` plugs in the same way (see ``sandbox.worker``).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable, Iterator, MutableMapping
+from typing import Any
+
+from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
+from sandbox.protocol import recv_frame, send_frame
+
+Rpc = Callable[[str, str, dict[str, Any]], Any]
+
+
+class RpcClient:
+    """``rpc(target, method, params) -> result`` over the worker's socket to the parent."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._next_id = 0
+
+    def __call__(self, target: str, method: str, params: dict[str, Any]) -> Any:
+        self._next_id += 1
+        request_id = self._next_id
+        send_frame(
+            self._sock, {"op": "rpc", "id": request_id, "target": target, "method": method, "params": params}
+        )
+        reply = recv_frame(self._sock)
+        if reply is None or reply.get("id") != request_id:
+            raise WorkerCrashed("the host did not answer a call from the tool")
+        if reply.get("op") == "rpc_error":
+            raise error_from_dict(reply.get("error") or {})
+        return reply.get("result")
+
+
+def _json_text(key: str, value: Any) -> str:
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidState(f"context.state[{key!r}] is not JSON: {exc}") from None
+
+
+class StateProxy(MutableMapping[str, Any]):
+    """The session state: reads see the snapshot, writes and deletions are recorded as a delta.
+
+    Values handed out are copies taken on first read, so that a nested value changed in place
+    (``state["cart"].append(x)``) is found by comparing it with the snapshot at the end.
+    """
+
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        self._snapshot = snapshot
+        self._live: dict[str, Any] = {}
+        self._assigned: set[str] = set()
+        self._deleted: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._live:
+            return self._live[key]
+        if key in self._deleted or key not in self._snapshot:
+            raise KeyError(key)
+        value = self._live[key] = json.loads(json.dumps(self._snapshot[key]))
+        return value
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if not isinstance(key, str):
+            raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
+        _json_text(key, value)
+        self._live[key] = value
+        self._assigned.add(key)
+        self._deleted.discard(key)
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self._live.pop(key, None)
+        self._assigned.discard(key)
+        self._deleted.add(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._live or (key in self._snapshot and key not in self._deleted)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._live
+        yield from (k for k in self._snapshot if k not in self._live and k not in self._deleted)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"StateProxy({self.current()!r})"
+
+    def current(self) -> dict[str, Any]:
+        """The whole state as it stands now, uncommitted changes included."""
+        state = {k: v for k, v in self._snapshot.items() if k not in self._deleted}
+        state.update(self._live)
+        return state
+
+    def apply_delta(self, delta: dict[str, Any]) -> None:
+        """Take in a nested tool's changes as if this tool had made them."""
+        for key, value in (delta.get("set") or {}).items():
+            self[key] = value
+        for key in delta.get("deleted") or ():
+            if key in self:
+                del self[key]
+
+    def delta(self) -> dict[str, Any]:
+        """``{"set": {...}, "deleted": [...]}``; raises ``InvalidState`` naming a non-JSON key."""
+        changed: dict[str, Any] = {}
+        for key, value in self._live.items():
+            text = _json_text(key, value)
+            if key in self._assigned or key not in self._snapshot or text != json.dumps(self._snapshot[key]):
+                changed[key] = json.loads(text)
+        deleted = sorted(k for k in self._deleted if k in self._snapshot)
+        return {"set": changed, "deleted": deleted}
+
+
+class Context:
+    """The read-only ``context`` global: call and session identifiers, events and ``state``."""
+
+    __slots__ = (
+        "function_call_id",
+        "user_content",
+        "events",
+        "session_id",
+        "invocation_id",
+        "agent_name",
+        "state",
+    )
+
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        set_slot = object.__setattr__
+        for name in self.__slots__:
+            if name != "state":
+                set_slot(self, name, snapshot.get(name))
+        set_slot(self, "state", StateProxy(dict(snapshot.get("state") or {})))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"context.{name} is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"context.{name} is read-only")
+
+
+class ToolCallError(Exception):
+    """A tool called through ``tools`` failed; tool code may catch it with ``except Exception``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+
+
+class Tools:
+    """The ``tools`` global: ``tools.<name>(args)`` runs another tool in the host."""
+
+    __slots__ = ("_rpc", "_state")
+
+    def __init__(self, rpc: Rpc, state: StateProxy) -> None:
+        object.__setattr__(self, "_rpc", rpc)
+        object.__setattr__(self, "_state", state)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call_tool(args: dict[str, Any] | None = None) -> Any:
+            return self._call(name, args or {})
+
+        call_tool.__name__ = name
+        return call_tool
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("tools is read-only")
+
+    def _call(self, name: str, args: dict[str, Any]) -> Any:
+        params = {"name": name, "args": args, "state": self._state.current()}
+        try:
+            result = self._rpc("tools", "call", params)
+        except ToolpenError as exc:
+            raise ToolCallError(exc.kind, exc.message) from None
+        self._state.apply_delta(result.get("state_delta") or {})
+        return result.get("output")

@@ -1,0 +1,171 @@
+"""The worker: isolates itself, then runs tool calls sent by the parent as JSON frames.
+
+One call: lower the rlimits to the call's limits, compile the source (cached by the zygote when
+the tool was warmed), build fresh restricted globals with ``context``, ``tools`` and
+``ces_requests``, call the entry function, and answer with a ``done`` frame. Every failure
+becomes a structured error whose line is the tool's own, never a host path.
+
+The result must be JSON: dicts, lists, tuples (sent as lists), strings, numbers, booleans and
+None as they are; pydantic models through ``model_dump(mode="json")``; sets as sorted lists;
+dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import socket
+import traceback
+from types import TracebackType
+from typing import Any
+
+from pydantic import BaseModel
+
+from runtime.errors import (
+    InvalidSource,
+    MemoryExceeded,
+    OutputTooLarge,
+    RecursionLimit,
+    ToolFailed,
+    ToolpenError,
+)
+from sandbox.compiler import compile_tool
+from sandbox.isolation import Walls, apply_call_limits, isolate_worker
+from sandbox.limits import Limits, MiB
+from sandbox.namespace import OutputCapture, build_globals
+from sandbox.protocol import recv_frame, send_frame
+from sandbox.proxies import Context, Rpc, RpcClient, Tools
+from sandbox.requests_proxy import make_ces_requests
+
+TOOL_FILENAME = "<tool>"
+WARM_UP_SOURCE = """\
+from pydantic import BaseModel
+
+
+class Item(BaseModel):
+    name: str
+    count: int = 0
+
+
+def warm_up(x: int) -> dict:
+    item = Item(name="x", count=x)
+    context.state["key"].append(item.count)
+    print(item)
+    return {"item": item.model_dump(), "x": [x, 1.5, None, True]}
+"""
+REHEARSAL = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
+
+
+def serve(sock: socket.socket, *, reuse: bool, seccomp_filter: bytes | None) -> None:
+    """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
+    walls, base_vm = isolate_worker(sock.fileno(), seccomp_filter)
+    rpc = RpcClient(sock)
+    rehearse()
+    while (job := recv_frame(sock)) is not None:
+        if job.get("op") == "walls":
+            send_frame(sock, _walls_report(walls))
+            continue
+        send_frame(sock, run_call(job, rpc, base_vm=base_vm, reuse=reuse))
+        if not reuse:
+            return
+
+
+def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dict[str, Any]:
+    """Run one ``call`` job and return its ``done`` message."""
+    limits = Limits(**job.get("limits", {}))
+    output = OutputCapture(limits.output)
+    try:
+        apply_call_limits(limits, base_vm, reuse=reuse)
+        context = Context(job.get("context") or {})
+        result = _call_entry(job, context, rpc, output)
+        output_text = _result_text(result, limits.result_size)
+        done = {
+            "op": "done",
+            "success": True,
+            "output": json.loads(output_text),
+            "state_delta": context.state.delta(),
+        }
+    except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
+        line = _tool_line(exc.__traceback__)
+        exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
+        done = {"op": "done", "success": False, "error": _error_of(exc, line, limits).to_dict()}
+    done["logs"] = output.text
+    return done
+
+
+def rehearse() -> None:
+    """Run the warm-up tool once, so that the pages a call touches are copied before the call."""
+    context = Context({"state": {"key": [1]}})
+    result = _call_entry(REHEARSAL, context, _no_rpc, OutputCapture(0))
+    _result_text(result, 1024)
+    context.state.delta()
+
+
+def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
+    raise ToolFailed("no host to call during the rehearsal")
+
+
+def _call_entry(job: dict[str, Any], context: Context, rpc: Rpc, output: OutputCapture) -> Any:
+    code = compile_tool(job["source"], filename=TOOL_FILENAME)
+    injected = {
+        "context": context,
+        "tools": Tools(rpc, context.state),
+        "ces_requests": make_ces_requests(rpc),
+    }
+    namespace = build_globals(injected=injected, output=output)
+    exec(code, namespace)
+    entry = job["entry"]
+    function = namespace.get(entry)
+    if not callable(function):
+        raise InvalidSource(f"the tool defines no function named {entry!r}")
+    return function(**(job.get("args") or {}))
+
+
+def _result_text(result: Any, limit: int) -> str:
+    try:
+        text = json.dumps(result, default=_jsonable, allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise ToolFailed(f"the return value is not JSON: {exc}") from None
+    size = len(text.encode())
+    if size > limit:
+        raise OutputTooLarge(f"the result is {size} bytes, over the limit of {limit}")
+    return text
+
+
+def _jsonable(value: object) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, set | frozenset):
+        try:
+            return sorted(value)
+        except TypeError:
+            return list(value)
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    raise TypeError(f"a {type(value).__name__} is not JSON")
+
+
+def _tool_line(tb: TracebackType | None) -> int | None:
+    """The line of the innermost tool frame in a traceback."""
+    line = None
+    for frame, lineno in traceback.walk_tb(tb):
+        if frame.f_code.co_filename == TOOL_FILENAME:
+            line = lineno
+    return line
+
+
+def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenError:
+    if isinstance(exc, ToolpenError):
+        if exc.line is None:
+            exc.line = line
+        return exc
+    if isinstance(exc, MemoryError):
+        return MemoryExceeded(f"the tool used more than its {limits.memory // MiB} MiB of memory", line=line)
+    if isinstance(exc, RecursionError):
+        return RecursionLimit(f"the tool recursed deeper than {limits.recursion} calls", line=line)
+    where = f" (line {line})" if line is not None else ""
+    return ToolFailed(f"{type(exc).__name__}: {exc}{where}", line=line)
+
+
+def _walls_report(walls: Walls) -> dict[str, Any]:
+    return {"op": "done", "success": True, "output": {"active": walls.active, "missing": walls.missing}}

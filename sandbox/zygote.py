@@ -1,0 +1,119 @@
+"""The zygote: a warm process that forks workers for the pool (``python -m sandbox.zygote FD``).
+
+It imports everything tool code may use once, rehearses a call, builds the seccomp program,
+enters an empty network namespace, and then serves its control socket (``SOCK_SEQPACKET``,
+one JSON message a packet):
+
+- ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
+  ``{"op": "forked", "pid"}`` with the parent's end of the pair attached (``SCM_RIGHTS``).
+- ``{"op": "warm", "source"}``: compile a tool here so that later forks inherit the cached code.
+- It reports each worker's end as ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal).
+
+It exits when the pool closes the control socket.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import os
+import selectors
+import signal
+import socket
+import sys
+import tempfile
+from typing import Any
+
+from runtime.errors import ToolpenError
+from sandbox.compiler import compile_tool
+from sandbox.isolation import build_seccomp_filter, enter_network_namespace
+from sandbox.namespace import install_process_hooks
+from sandbox.protocol import decode, encode
+from sandbox.worker import TOOL_FILENAME, rehearse, serve
+
+MAX_PACKET = 4 * 1024 * 1024
+
+
+class Zygote:
+    """The fork server; one per pool."""
+
+    def __init__(self, control: socket.socket) -> None:
+        self.control = control
+        install_process_hooks()
+        rehearse()
+        tempfile.gettempdir()  # found once here rather than probed by every worker
+        self.seccomp_filter = build_seccomp_filter()
+        enter_network_namespace()
+        gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
+        self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+        signal.set_wakeup_fd(self.wake_write)
+        signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(control, selectors.EVENT_READ)
+        self.selector.register(self.wake_read, selectors.EVENT_READ)
+
+    def serve(self) -> None:
+        """Answer control messages and report exits until the pool hangs up."""
+        while True:
+            for key, _ in self.selector.select():
+                if key.fileobj is self.control:
+                    packet = self.control.recv(MAX_PACKET)
+                    if not packet:
+                        return
+                    self.handle(decode(packet))
+                else:
+                    os.read(self.wake_read, 4096)
+                    self.report_exits()
+
+    def handle(self, message: dict[str, Any]) -> None:
+        if message.get("op") == "warm":
+            warm(str(message.get("source", "")))
+        elif message.get("op") == "fork":
+            self.fork_worker(reuse=bool(message.get("reuse")))
+
+    def fork_worker(self, *, reuse: bool) -> None:
+        """Fork one worker and hand the parent's end of its socket to the pool."""
+        parent_end, child_end = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:
+            exit_code = 1
+            try:
+                self._forget_in_child()
+                parent_end.close()
+                serve(child_end, reuse=reuse, seccomp_filter=self.seccomp_filter)
+                exit_code = 0
+            finally:
+                os._exit(exit_code)
+        try:
+            socket.send_fds(self.control, [encode({"op": "forked", "pid": pid})], [parent_end.fileno()])
+        finally:
+            parent_end.close()
+            child_end.close()
+
+    def report_exits(self) -> None:
+        """Reap every finished worker and tell the pool how each ended."""
+        while True:
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            self.control.send(encode({"op": "exit", "pid": pid, "code": os.waitstatus_to_exitcode(status)}))
+
+    def _forget_in_child(self) -> None:
+        signal.set_wakeup_fd(-1)
+        self.selector.close()
+        os.close(self.wake_read)
+        os.close(self.wake_write)
+        self.control.close()
+
+
+def warm(source: str) -> None:
+    """Compile a tool so that its code object is cached before the next forks."""
+    with contextlib.suppress(ToolpenError):  # the call reports it, located, when the tool runs
+        compile_tool(source, filename=TOOL_FILENAME)
+
+
+if __name__ == "__main__":
+    Zygote(socket.socket(fileno=int(sys.argv[1]))).serve()
