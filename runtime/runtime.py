@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.compiler import compile_tool
-
 from runtime.arguments import validate_arguments
 from runtime.egress import EgressPolicy
 from runtime.errors import InvalidSource, ToolpenError, UnknownOutcome, error_from_dict
@@ -27,6 +25,7 @@ from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptio
 from runtime.schema import derive_spec
 from runtime.session import CallRecord, Session, StateDelta, call_events
 from runtime.store import Store, open_store
+from sandbox.compiler import compile_tool
 from sandbox.limits import Limits
 from sandbox.pool import WorkerPool
 
