@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 
 from pyflakes import messages
 from pyflakes.checker import Checker
@@ -11,6 +10,7 @@ from pyflakes.checker import Checker
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
+from sandbox.compiler import policy_diagnostics
 
 INJECTED_GLOBALS = frozenset({"context", "tools", "ces_requests"})
 """Names the runtime defines for every tool, so they are not undefined."""
@@ -44,7 +44,7 @@ def check_source(source: str) -> list[Diagnostic]:
     except InvalidSource as error:
         diagnostics = [_from_error(error, "schema")]
     diagnostics += pyflakes_diagnostics(module)
-    diagnostics += _policy_diagnostics(source)
+    diagnostics += policy_diagnostics(source)
     return sorted(set(diagnostics), key=lambda d: (d.line, d.col, d.level, d.message))
 
 
@@ -61,14 +61,6 @@ def pyflakes_diagnostics(module: ast.Module) -> list[Diagnostic]:
         )
         for message in checker.messages
     ]
-
-
-def _policy_diagnostics(source: str) -> list[Diagnostic]:
-    if importlib.util.find_spec("sandbox.compiler") is None:  # until the language wall lands
-        return []
-    from sandbox.compiler import policy_diagnostics
-
-    return policy_diagnostics(source)
 
 
 def _from_error(error: InvalidSource, code: str) -> Diagnostic:

@@ -186,6 +186,8 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
         if "const" in result:
             result["enum"] = [result.pop("const"), None]
         return result
+    if "anyOf" in schema:
+        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
     outer = {key: schema[key] for key in ("description",) if key in schema}
     inner = {key: value for key, value in schema.items() if key != "description"}
     return {"anyOf": [inner, {"type": "null"}], **outer}
