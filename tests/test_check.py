@@ -1,0 +1,69 @@
+"""runtime.check: every diagnostic of a tool file, located."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from runtime.check import check_source
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+
+
+def test_get_random_fact_reports_its_undefined_names_with_lines() -> None:
+    source = (SAMPLES / "get_random_fact.py").read_text()
+    line = source.splitlines()[17]
+    assert "ces_requests.get(url=url, json=request_body, headers=headers)" in line
+    errors = [(d.line, d.col, d.message, d.code) for d in check_source(source) if d.level == "error"]
+    assert errors == [
+        (18, line.index("request_body") + 1, "undefined name 'request_body'", "pyflakes"),
+        (18, line.index("headers=") + len("headers=") + 1, "undefined name 'headers'", "pyflakes"),
+    ]
+
+
+def test_injected_globals_are_defined() -> None:
+    for name in ("get_last_user_utterance", "update_customer_loyalty_points"):
+        assert check_source((SAMPLES / f"{name}.py").read_text()) == []
+
+
+def test_syntax_error_is_one_located_error() -> None:
+    diagnostics = check_source("def tool(:\n    pass\n")
+    assert [(d.level, d.line, d.code) for d in diagnostics] == [("error", 1, "syntax")]
+
+
+def test_no_function_is_an_error() -> None:
+    diagnostics = check_source("x = 1\n")
+    assert [(d.level, d.line, d.code) for d in diagnostics] == [("error", 1, "schema")]
+    assert "no top-level function" in diagnostics[0].message
+
+
+def test_all_kinds_of_findings_together_and_sorted() -> None:
+    source = (
+        "import json\n"
+        "import os\n"
+        "def BadName(a: int, b):\n"
+        '    """Do it.\n'
+        "\n"
+        "    Args:\n"
+        "        a: The a.\n"
+        "        c: Not a parameter.\n"
+        '    """\n'
+        "    return missing + a\n"
+    )
+    found = [(d.line, d.level, d.code, d.message) for d in check_source(source)]
+    assert found == sorted(found, key=lambda item: item[0])
+    assert (1, "warning", "pyflakes", "'json' imported but unused") in found
+    assert (2, "error", "policy", 'import of module "os" is not allowed') in found
+    assert (
+        3,
+        "error",
+        "name",
+        "tool name 'BadName' is not snake_case (lowercase letters, digits and '_', starting with a letter)",
+    ) in found
+    assert (3, "warning", "docstring", "parameter 'b' is not documented") in found
+    assert (
+        8,
+        "warning",
+        "docstring",
+        "the docstring documents 'c', which is not a parameter of 'BadName'",
+    ) in found
+    assert (10, "error", "pyflakes", "undefined name 'missing'") in found
