@@ -113,10 +113,13 @@ def _check_literal_values(node: ast.expr, problems: list[Problem]) -> None:
 
 
 def _tool_code_on_stack() -> bool:
+    """True when tool code is running below us, and not through a host module being imported."""
     frame = sys._getframe(2)
     while frame is not None:
         if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
             return True
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return False
         frame = frame.f_back
     return False
 

@@ -116,7 +116,8 @@ INPLACE_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "@=": operator.imatmul,
 }
 
-_HOST_CALLABLES = (
+_SHARED_KINDS = (
+    type,
     types.FunctionType,
     types.BuiltinFunctionType,
     types.MethodType,
@@ -152,6 +153,10 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
     return value
 
 
+guarded_getitem = operator.getitem
+"""``obj[key]``: items hold no path to frames or globals, so the builtin itself is the guard."""
+
+
 def guarded_hasattr(obj: Any, name: str) -> bool:
     """``hasattr`` that answers False for names tool code may not read."""
     return is_allowed_attribute(name) and hasattr(obj, name)
@@ -162,7 +167,7 @@ def guarded_write(obj: Any) -> Any:
     kind = type(obj)
     if kind in _PLAIN_CONTAINERS:
         return obj
-    if isinstance(obj, type | _HOST_CALLABLES) and getattr(obj, "__module__", None) != TOOL_MODULE_NAME:
+    if isinstance(obj, _SHARED_KINDS) and getattr(obj, "__module__", None) != TOOL_MODULE_NAME:
         refuse(f"cannot modify {getattr(obj, '__name__', kind.__name__)!r}: it is not defined by the tool")
     if kind is types.ModuleType or getattr(kind, "read_only_view", False):
         refuse("cannot modify a module")

@@ -123,7 +123,7 @@ _LEFT_OUT: dict[str, frozenset[str]] = {
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
 }
-_MUTABLE_CONTAINERS = (dict, list, set, bytearray)
+_UNSHAREABLE_KINDS = (types.ModuleType, dict, list, set, bytearray)
 
 
 class ModuleView:
@@ -193,7 +193,7 @@ def _public_members(name: str) -> dict[str, Any]:
 
 
 def _is_shareable(value: Any) -> bool:
-    if isinstance(value, types.ModuleType | _MUTABLE_CONTAINERS):
+    if isinstance(value, _UNSHAREABLE_KINDS):
         return False
     return not (isinstance(value, type) and issubclass(value, type))
 

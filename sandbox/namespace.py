@@ -1,0 +1,185 @@
+"""The restricted globals one tool run executes in: safe builtins, guards, imports, ``print``."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+import types
+from typing import Any
+
+from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
+
+from runtime.errors import PolicyViolation
+from sandbox import guards
+from sandbox.annotations import install_forward_ref_hook
+from sandbox.modules import import_view
+
+_PLAIN_BUILTINS = [
+    "None",
+    "False",
+    "True",
+    "Ellipsis",
+    "NotImplemented",
+    "abs",
+    "all",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "bytes",
+    "callable",
+    "chr",
+    "complex",
+    "dict",
+    "divmod",
+    "enumerate",
+    "filter",
+    "float",
+    "frozenset",
+    "hash",
+    "hex",
+    "id",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "ord",
+    "pow",
+    "property",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "classmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "zip",
+    "format",
+    "__build_class__",
+]
+_EXCEPTIONS = tuple(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type)
+    and issubclass(value, BaseException)
+    and not issubclass(value, BaseExceptionGroup)
+    and name not in ("KeyboardInterrupt", "SystemExit", "GeneratorExit")
+)
+_GUARDED_BUILTINS: dict[str, Any] = {
+    "getattr": guards.guarded_getattr,
+    "hasattr": guards.guarded_hasattr,
+    "setattr": guards.guarded_setattr,
+    "delattr": guards.guarded_delattr,
+    "dir": guards.guarded_dir,
+    "type": guards.guarded_type,
+    "__import__": import_view,
+}
+SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
+    {name: getattr(builtins, name) for name in (*_PLAIN_BUILTINS, *_EXCEPTIONS)} | _GUARDED_BUILTINS
+)
+"""Every builtin tool code sees. Absent on purpose: eval, exec, compile, open, globals, locals,
+vars, input, breakpoint, help, memoryview, aiter/anext, exit/quit, and the exception groups."""
+
+_GUARDS: dict[str, Any] = {
+    "_getattr_": guards.guarded_getattr,
+    "_getitem_": guards.guarded_getitem,
+    "_getiter_": iter,
+    "_write_": guards.guarded_write,
+    "_apply_": guards.guarded_apply,
+    "_augattr_": guards.augmented_attribute,
+    "_augitem_": guards.augmented_item,
+    "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
+    "_unpack_sequence_": guarded_unpack_sequence,
+}
+
+
+class OutputCapture:
+    """What ``print`` in tool code wrote: at most ``limit`` characters, then a truncation note."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.truncated = False
+        self._parts: list[str] = []
+        self._size = 0
+
+    def write(self, text: str) -> None:
+        """Append ``text``, dropping whatever goes past the limit."""
+        room = self.limit - self._size
+        if len(text) > room:
+            text = text[: max(room, 0)]
+            self.truncated = True
+        self._parts.append(text)
+        self._size += len(text)
+
+    @property
+    def text(self) -> str:
+        """The captured output, with ``... [output truncated at N bytes]`` when it was cut."""
+        note = f"\n... [output truncated at {self.limit} bytes]" if self.truncated else ""
+        return "".join(self._parts) + note
+
+
+class _Printer:
+    """The object RestrictedPython's rewritten ``print(...)`` calls (``_print._call_print``)."""
+
+    def __init__(self, output: OutputCapture) -> None:
+        self._output = output
+
+    def _call_print(
+        self,
+        *objects: object,
+        sep: str | None = " ",
+        end: str | None = "\n",
+        file: object = None,
+        flush: bool = False,
+    ) -> None:
+        if file is not None:
+            guards.refuse("print(file=...) is not available; print writes to the call's log")
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        if type(sep) is not str or type(end) is not str:
+            raise TypeError("sep and end must be strings")
+        self._output.write(sep.join(map(str, objects)) + end)
+
+    def __call__(self) -> str:
+        """RestrictedPython's ``printed``: what this call printed so far."""
+        return self._output.text
+
+
+def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict[str, Any]:
+    """Fresh globals for one run: safe builtins, guards, module-view imports, ``print`` into ``output``.
+
+    The globals are those of a module registered as ``sys.modules["toolpen_tool"]`` so that
+    pydantic and ``typing.get_type_hints`` resolve the tool's annotations in the tool's own
+    namespace (under the ForwardRef hook).
+    """
+    for name in injected:
+        if name.startswith("_"):
+            raise PolicyViolation(f"injected name {name!r} may not start with '_'")
+    module = types.ModuleType(guards.TOOL_MODULE_NAME)
+    namespace = vars(module)
+    printer = _Printer(output)
+    namespace.update(_GUARDS)
+    namespace["__builtins__"] = dict(SAFE_BUILTINS)
+    namespace["_print_"] = lambda _getattr=None: printer
+    namespace.update(injected)
+    sys.modules[guards.TOOL_MODULE_NAME] = module
+    return namespace
+
+
+def install_process_hooks() -> None:
+    """Once per process before tool code runs: the ``typing.ForwardRef`` hook. Idempotent."""
+    install_forward_ref_hook()
