@@ -10,6 +10,7 @@ import typer
 
 from runtime.cli.app import app
 from runtime.errors import ToolpenError
+from runtime.schema import derive_spec
 from runtime.store import DEFAULT_STORE_URL
 
 Transport = Literal["stdio", "http"]
@@ -30,6 +31,12 @@ def mcp_command(
     host: Annotated[str, typer.Option("--host", help="HTTP: the address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP: the port to listen on.")] = 8000,
     store: Annotated[str, typer.Option("--store", help="Session store URL.")] = DEFAULT_STORE_URL,
+    read_only: Annotated[
+        list[str] | None, typer.Option("--read-only", help="A tool to mark read-only (repeatable).")
+    ] = None,
+    idempotent: Annotated[
+        list[str] | None, typer.Option("--idempotent", help="A tool to mark idempotent (repeatable).")
+    ] = None,
 ) -> None:
     """Serve the tools over MCP; each MCP session gets its own toolpen session."""
     from runtime.protocols.mcp import serve_http, serve_stdio
@@ -38,10 +45,18 @@ def mcp_command(
     with Runtime(store=store) as runtime:
         for file in tool_files(paths):
             try:
-                runtime.add_tool(file.read_text(encoding="utf-8"))
+                source = file.read_text(encoding="utf-8")
+                name = derive_spec(source).name
+                runtime.add_tool(
+                    source, read_only=name in (read_only or ()), idempotent=name in (idempotent or ())
+                )
             except (OSError, UnicodeDecodeError, ToolpenError) as error:
                 typer.echo(f"{file}: error: {getattr(error, 'message', error)}", err=True)
                 raise typer.Exit(2) from None
+        unknown = {*(read_only or ()), *(idempotent or ())} - {tool.name for tool in runtime.tools()}
+        if unknown:
+            typer.echo(f"error: no tool named {', '.join(sorted(unknown))}", err=True)
+            raise typer.Exit(2)
         if transport == "http":
             typer.echo(f"serving {len(runtime.tools())} tool(s) at http://{host}:{port}/mcp", err=True)
             serve_http(runtime, host=host, port=port)
