@@ -1,0 +1,193 @@
+"""The pool through real zygote and worker processes: results, errors, isolation, recovery."""
+
+from __future__ import annotations
+
+import os
+import re
+import textwrap
+import threading
+from typing import Any
+
+import pytest
+
+from runtime.errors import NotFound
+from sandbox.limits import Limits
+from sandbox.pool import WorkerPool
+
+LIMITS = Limits(wall_time=2.0, cpu_time=2.0)
+
+
+def no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
+    raise NotFound(f"no {target}.{method} in this test")
+
+
+def run(pool: WorkerPool, source: str, args: dict | None = None, *, context: dict | None = None,
+        limits: Limits = LIMITS, rpc=no_rpc) -> dict[str, Any]:  # fmt: skip
+    source = textwrap.dedent(source)
+    entry = re.search(r"^def (\w+)", source, re.M).group(1)
+    job = {"source": source, "entry": entry, "args": args or {}, "context": context or {"state": {}}}
+    return pool.run(job, limits, rpc)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    os.environ["TOOLPEN_TEST_SECRET"] = "hunter2"
+    with WorkerPool(size=2) as pool:
+        yield pool
+    del os.environ["TOOLPEN_TEST_SECRET"]
+
+
+def test_a_call_returns_output_logs_and_state_delta(pool):
+    done = run(
+        pool,
+        """
+        def add_points(points: int) -> dict:
+            profile = context.state.get("profile", {"points": 0})
+            profile["points"] += points
+            context.state["profile"] = profile
+            print("now", profile["points"])
+            return profile
+        """,
+        {"points": 5},
+        context={"state": {"profile": {"points": 10}, "other": 1}},
+    )
+    assert done == {
+        "op": "done",
+        "success": True,
+        "output": {"points": 15},
+        "state_delta": {"set": {"profile": {"points": 15}}, "deleted": []},
+        "logs": "now 15\n",
+    }
+
+
+def test_results_are_made_json(pool):
+    done = run(
+        pool,
+        """
+        from pydantic import BaseModel
+
+        class Item(BaseModel):
+            name: str
+
+        def items() -> dict:
+            return {"model": Item(name="a"), "tuple": (1, 2), "set": {3, 1, 2}}
+        """,
+    )
+    assert done["output"] == {"model": {"name": "a"}, "tuple": [1, 2], "set": [1, 2, 3]}
+
+
+def test_a_result_that_is_not_json_is_a_tool_error(pool):
+    done = run(pool, "def f():\n    return {'x': float('nan')}\n")
+    assert done["error"]["kind"] == "tool_error"
+    assert "not JSON" in done["error"]["message"]
+
+
+def test_a_tool_exception_names_the_tool_line_and_no_host_path(pool):
+    done = run(
+        pool,
+        """
+        def divide(a: int, b: int) -> float:
+            x = a + 1
+            return a / b
+        """,
+        {"a": 1, "b": 0},
+    )
+    assert done["success"] is False
+    assert done["error"]["kind"] == "tool_error"
+    assert done["error"]["line"] == 4
+    assert "ZeroDivisionError" in done["error"]["message"]
+    assert "/" not in done["error"]["message"].replace("a / b", "")
+
+
+def test_syntax_errors_and_missing_entry_are_invalid_source(pool):
+    assert run(pool, "def f(:\n    pass\n".replace("def f(", "def f(x"))["error"]["kind"] == "invalid_source"
+    job = {"source": "def f():\n    return 1\n", "entry": "g", "args": {}, "context": {}}
+    assert pool.run(job, LIMITS, no_rpc)["error"]["kind"] == "invalid_source"
+
+
+def test_workers_see_none_of_the_parent_environment(pool):
+    assert run(pool, "def f():\n    return 1\n")["success"]
+    zygote = pool._zygote.process.pid
+    with open(f"/proc/{zygote}/task/{zygote}/children") as children:
+        workers = children.read().split()
+    checked = 0
+    for pid in workers:
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as environ:
+                assert b"TOOLPEN_TEST_SECRET" not in environ.read()
+        except ProcessLookupError:
+            continue  # the worker of the call above, exiting
+        checked += 1
+    assert checked
+
+
+SEED = "import random\n\ndef f():\n    random.seed(42)\n    return random.random()\n"
+NEXT = "import random\n\ndef g():\n    return random.random()\n"
+
+
+def second_random_after_seed_42() -> float:
+    import random
+
+    generator = random.Random(42)
+    generator.random()
+    return generator.random()
+
+
+def test_single_use_workers_share_no_module_state(pool):
+    assert run(pool, SEED)["success"]
+    assert run(pool, NEXT)["output"] != second_random_after_seed_42()
+
+
+def test_reuse_mode_keeps_the_worker_and_its_state():
+    with WorkerPool(size=1, reuse=True) as reused:
+        assert run(reused, SEED)["success"]
+        assert run(reused, NEXT)["output"] == second_random_after_seed_42()
+
+
+def test_rpc_errors_reach_the_tool_as_catchable_errors(pool):
+    done = run(
+        pool,
+        """
+        def f():
+            try:
+                tools.missing({})
+            except Exception as exc:
+                return exc.kind + ": " + exc.message
+        """,
+    )
+    assert done["output"] == "not_found: no tools.call in this test"
+
+
+def test_a_crashing_host_rpc_is_reported_without_details(pool):
+    def broken(target, method, params):
+        raise RuntimeError("secret host detail /etc/passwd")
+
+    done = run(pool, "def f():\n    return tools.x({})\n", rpc=broken)
+    assert done["error"]["kind"] == "tool_error"
+    assert "secret" not in done["error"]["message"]
+
+
+def test_threads_share_the_pool(pool):
+    results: list[Any] = []
+
+    def one(n: int) -> None:
+        results.append(run(pool, "def f(n: int) -> int:\n    return n * 2\n", {"n": n})["output"])
+
+    threads = [threading.Thread(target=one, args=(n,)) for n in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [n * 2 for n in range(16)]
+
+
+def test_the_pool_restarts_a_dead_zygote(pool):
+    pool._zygote.process.kill()
+    pool._zygote.process.wait()
+    for _ in range(6):  # the ready workers outlive their zygote; then a new zygote serves
+        assert run(pool, "def f():\n    return 7\n")["output"] == 7
+
+
+def test_walls_are_reported(pool):
+    walls = pool.probe_walls()
+    assert {"descriptors", "environment", "working directory", "rlimits"} <= set(walls["active"])
