@@ -166,7 +166,10 @@ def _check_documented(
         return
     if documented.is_optional and info.required:
         translator.report(
-            argument, f"the docstring says '{name}' is optional but it has no default", level="warning"
+            argument,
+            f"the docstring says '{name}' is optional but it has no default",
+            level="warning",
+            code="docstring",
         )
     doc_type = _DOC_TYPES.get((documented.type_name or "").strip().lower())
     annotation = ast.unparse(argument.annotation) if argument.annotation else None
@@ -175,6 +178,7 @@ def _check_documented(
             argument,
             f"the docstring says '{name}' is {doc_type} but it is annotated {annotation}",
             level="warning",
+            code="docstring",
         )
 
 
@@ -210,7 +214,7 @@ def _returns(
 ) -> dict[str, Any] | None:
     if function.returns is None:
         return None
-    translator = TypeTranslator(scope, level="warning", code="docstring")
+    translator = TypeTranslator(scope, level="warning")
     schema = translator.translate(function.returns)
     diagnostics.extend(translator.diagnostics)
     if schema == {"type": "null"} and doc.returns:

@@ -68,9 +68,9 @@ def literal_value(node: ast.expr, enum_values: dict[str, Any] | None = None) -> 
         return MISSING if any(item is MISSING for item in items) else items
     if isinstance(node, ast.Dict):
         result: dict[str, Any] = {}
-        for key, value in zip(node.keys, node.values, strict=True):
-            key_value = literal_value(key) if key is not None else MISSING
-            item = literal_value(value, enum_values)
+        for key_node, value_node in zip(node.keys, node.values, strict=True):
+            key_value = literal_value(key_node) if key_node is not None else MISSING
+            item = literal_value(value_node, enum_values)
             if not isinstance(key_value, str) or item is MISSING:
                 return MISSING
             result[key_value] = item

@@ -96,8 +96,8 @@ class Scope:
                 if ast.unparse(node.annotation).endswith("TypeAlias"):
                     scope.aliases[node.target.id] = node.value
             elif type(node).__name__ == "TypeAlias":  # ``type X = ...``: ast.TypeAlias exists from 3.12
-                assert isinstance(node.name, ast.Name)
-                scope.aliases[node.name.id] = node.value
+                statement: Any = node
+                scope.aliases[statement.name.id] = statement.value
         return scope
 
     def qualname(self, node: ast.expr) -> str | None:
@@ -225,8 +225,8 @@ class TypeTranslator:
         if name == "typing.Literal":
             return self._literal(args)
         if name == "typing.Annotated" or name in _TYPEDDICT_WRAPPERS:
-            schema, info = self.translate_member(node)
-            return None if schema is None else apply_field(schema, info)
+            inner, info = self.translate_member(node)
+            return None if inner is None else apply_field(inner, info)
         if name in _LISTS or name in _SETS:
             items = self.translate(args[0])
             if items is None:
@@ -338,13 +338,14 @@ class TypeTranslator:
             self.report(node, f"string annotation {node.value!r} is not a valid expression")
             return None
         for inner in ast.walk(parsed):
-            if hasattr(inner, "lineno"):
+            if isinstance(inner, ast.expr):
                 first_line = inner.lineno == 1
                 inner.lineno += node.lineno - 1
                 if first_line:
                     inner.col_offset += node.col_offset + 1
         return parsed
 
-    def _untranslatable(self, node: ast.expr, reason: str | None = None) -> None:
+    def _untranslatable(self, node: ast.expr, reason: str | None = None) -> dict[str, Any] | None:
+        """Report ``node`` and give None, so that callers can ``return self._untranslatable(...)``."""
         self.report(node, reason or f"cannot translate the annotation '{ast.unparse(node)}' to JSON Schema")
         return None
