@@ -132,7 +132,10 @@ class PinnedAdapter(HTTPAdapter):
 
 
 class HttpBroker:
-    """Sends HTTP requests for tools under an ``EgressPolicy`` and per-call limits."""
+    """Sends HTTP requests for tools under an ``EgressPolicy`` and per-call limits.
+
+    Certificates are always verified, against ``ca_bundle`` (a PEM file) when given.
+    """
 
     def __init__(
         self,
@@ -142,8 +145,10 @@ class HttpBroker:
         max_requests: int = 20,
         max_redirects: int = 5,
         default_timeout: float = 10.0,
+        ca_bundle: str | None = None,
     ) -> None:
         self.policy = policy
+        self.ca_bundle = ca_bundle
         self.max_response_bytes = max_response_bytes
         self.max_requests = max_requests
         self.max_redirects = max_redirects
@@ -189,7 +194,9 @@ class HttpBroker:
         where = f"{target.host}:{target.port}"
         adapter = PinnedAdapter(target)
         try:
-            response = adapter.send(prepared, stream=True, timeout=(connect, read), proxies={})
+            response = adapter.send(
+                prepared, stream=True, timeout=(connect, read), verify=self.ca_bundle or True, proxies={}
+            )
             try:
                 content = self._read_body(response, deadline, where)
             finally:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from httpd import Handler, LocalServer, serve
+import requests
+from httpd import Handler, LocalServer, make_tls, serve
 
 from runtime.egress import EgressPolicy, PinnedTarget
 from runtime.errors import BudgetExceeded, HttpDenied, HttpFailed
@@ -275,3 +277,33 @@ def test_connection_refused(server: LocalServer) -> None:
     server.server_close()
     with pytest.raises(HttpFailed, match=f"^connection error: cannot talk to 127.0.0.1:{port}"):
         fetch(broker, HttpRequest("GET", f"http://127.0.0.1:{port}/json"))
+
+
+def test_https_through_the_broker_verifies_the_certificate(tmp_path: Path) -> None:
+    tls, ca_file, _ = make_tls(tmp_path, "127.0.0.1")
+    with serve({"/json": lambda h: h.send_json(200, {"tls": True})}, tls=tls) as server:
+        url = f"https://127.0.0.1:{server.port}/json"
+        trusted = HttpBroker(EgressPolicy(allow_hosts=[server.allow]), ca_bundle=ca_file)
+        assert json.loads(fetch(trusted, HttpRequest("GET", url)).text) == {"tls": True}
+        with pytest.raises(HttpFailed, match="^connection error: TLS handshake or certificate check"):
+            fetch(broker_for(server), HttpRequest("GET", url))
+
+
+def test_pinned_https_keeps_the_name_for_sni_and_the_certificate(tmp_path: Path) -> None:
+    tls, ca_file, sni = make_tls(tmp_path, "crm.toolpen.test")
+    with serve({"/json": lambda h: h.send_json(200, {"tls": True})}, tls=tls) as server:
+
+        def send(name: str) -> requests.Response:
+            target = PinnedTarget("https", name, server.port, "127.0.0.1")
+            request = prepare(HttpRequest("GET", f"https://{name}:{server.port}/json"))
+            request.headers["Host"] = f"{name}:{server.port}"
+            adapter = PinnedAdapter(target)
+            try:
+                return adapter.send(request, timeout=(2, 2), verify=ca_file, proxies={})
+            finally:
+                adapter.close()
+
+        assert send("crm.toolpen.test").json() == {"tls": True}
+        assert sni == ["crm.toolpen.test"]
+        with pytest.raises(requests.exceptions.SSLError, match="crm.toolpen.test|match|mismatch"):
+            send("other.toolpen.test")
