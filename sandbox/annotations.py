@@ -214,8 +214,9 @@ def install_forward_ref_hook() -> None:
             problem = string_annotation_problem(arg) if isinstance(arg, str) else None
             if problem:
                 raise PolicyViolation(problem)
-            if kwargs.get("module") is not None or len(args) >= 2 and args[1] is not None:
-                raise PolicyViolation("forward references with a module are not allowed")
+            module = kwargs.get("module", args[1] if len(args) >= 2 else None)
+            if module not in (None, TOOL_MODULE_NAME):
+                raise PolicyViolation(f"annotations of tool code cannot be evaluated in module {module!r}")
         original_init(self, arg, *args, **kwargs)
 
     def checked_evaluate(

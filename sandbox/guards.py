@@ -213,9 +213,11 @@ def guarded_dir(obj: Any) -> list[str]:
     return [name for name in dir(obj) if is_allowed_attribute(name)]
 
 
-def guarded_type(obj: Any) -> type:
+def guarded_type(*args: Any) -> type:
     """``type(obj)``: one argument only, and never a metaclass (no class factories)."""
-    kind = type(obj)
+    if len(args) != 1:
+        refuse("type() with three arguments (class creation) is not allowed; use a class statement")
+    kind = type(args[0])
     if issubclass(kind, type):
         refuse("type() of a class is not available")
     return kind
