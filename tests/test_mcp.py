@@ -1,0 +1,151 @@
+"""MCP: the official `mcp` SDK client against `toolpen mcp` over stdio and over streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from mcp import Client, StdioServerParameters
+
+from runtime import Runtime
+from runtime.protocols.mcp import http_app
+
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
+
+RAISES = '''
+def fail_loudly(reason: str) -> str:
+    """Always fails."""
+    raise ValueError(reason)
+'''
+
+
+def sample(name: str) -> Path:
+    return SAMPLES / f"{name}.py"
+
+
+def stdio_server(tmp_path: Path) -> StdioServerParameters:
+    failing = tmp_path / "fail_loudly.py"
+    failing.write_text(RAISES)
+    paths = [
+        str(sample(n)) for n in ("get_customer", "get_current_weather", "update_customer_loyalty_points")
+    ]
+    args = [*TOOLPEN[1:], "mcp", *paths, str(failing), "--store", "memory://", "--read-only", "get_customer"]
+    return StdioServerParameters(command=TOOLPEN[0], args=[*args, "--idempotent", "get_customer"])
+
+
+def structured(result: Any) -> Any:
+    assert not result.is_error, result.content
+    [block] = result.content
+    assert json.loads(block.text) == (
+        result.structured_content
+        if isinstance(result.structured_content, dict) and "result" not in result.structured_content
+        else result.structured_content["result"]
+    )
+    return result.structured_content
+
+
+def test_stdio_lists_and_calls_the_samples(tmp_path: Path) -> None:
+    async def scenario() -> dict[str, Any]:
+        async with Client(stdio_server(tmp_path), read_timeout_seconds=60) as client:
+            listed = await client.list_tools()
+            customer = await client.call_tool("get_customer", {"customer_id": "123"})
+            weather = await client.call_tool("get_current_weather", {"location": "Boston, MA"})
+            points = [
+                await client.call_tool("update_customer_loyalty_points", {"points_to_add": 5})
+                for _ in range(2)
+            ]
+            failed = await client.call_tool("fail_loudly", {"reason": "no stock"})
+            missing = await client.call_tool("no_such_tool", {})
+            bad_args = await client.call_tool("get_customer", {})
+        return locals()
+
+    seen = asyncio.run(scenario())
+    tools = {tool.name: tool for tool in seen["listed"].tools}
+    assert set(tools) == {
+        "get_customer",
+        "get_current_weather",
+        "update_customer_loyalty_points",
+        "fail_loudly",
+    }
+    printed = subprocess.run(
+        [*TOOLPEN, "schema", "--format", "mcp", str(sample("get_customer"))],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    served = tools["get_customer"].model_dump(by_alias=True, exclude_none=True)
+    assert served.pop("annotations") == {"readOnlyHint": True, "idempotentHint": True}
+    assert served == json.loads(printed.stdout)
+    assert tools["get_current_weather"].annotations is None
+
+    assert structured(seen["customer"])["name"] == "Ana Souza"
+    assert structured(seen["weather"]) == {
+        "result": "The temperature in Boston, MA is 75 degrees Fahrenheit."
+    }
+    # One toolpen session per MCP session: the second call sees the first one's state.
+    assert [structured(r)["loyalty_points"] for r in seen["points"]] == [5, 10]
+    for name, needle in (
+        ("failed", "no stock"),
+        ("missing", "no_such_tool"),
+        ("bad_args", "invalid_arguments"),
+    ):
+        result = seen[name]
+        assert result.is_error is True and needle in result.content[0].text, (name, result.content)
+
+
+@pytest.fixture(scope="module")
+def http_url() -> Iterator[str]:
+    with Runtime(store="memory://", pool_size=1) as rt:
+        rt.add_tool(sample("update_customer_loyalty_points").read_text())
+        rt.add_tool(sample("get_customer").read_text(), read_only=True)
+        server = uvicorn.Server(uvicorn.Config(http_app(rt), host="127.0.0.1", port=0, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive()
+            time.sleep(0.02)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        yield f"http://127.0.0.1:{port}/mcp"
+        server.should_exit = True
+        thread.join(10)
+
+
+async def add_points(url: str, times: int) -> list[int]:
+    async with Client(url, mode="legacy") as client:
+        results = [
+            await client.call_tool("update_customer_loyalty_points", {"points_to_add": 5})
+            for _ in range(times)
+        ]
+    return [structured(result)["loyalty_points"] for result in results]
+
+
+def test_http_keeps_one_toolpen_session_per_mcp_session(http_url: str) -> None:
+    async def scenario() -> tuple[list[int], list[int]]:
+        return await add_points(http_url, 2), await add_points(http_url, 1)
+
+    first, second = asyncio.run(scenario())
+    assert first == [5, 10]
+    assert second == [5]
+
+
+def test_http_lists_and_calls_with_the_default_client(http_url: str) -> None:
+    async def scenario() -> tuple[Any, Any]:
+        async with Client(http_url) as client:
+            return await client.list_tools(), await client.call_tool("get_customer", {"customer_id": "999"})
+
+    listed, result = asyncio.run(scenario())
+    tools = {tool.name: tool for tool in listed.tools}
+    assert tools["get_customer"].annotations.read_only_hint is True
+    assert tools["get_customer"].input_schema["required"] == ["customer_id"]
+    assert structured(result) == {"error": "no customer with ID 999"}
