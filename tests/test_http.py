@@ -307,3 +307,9 @@ def test_pinned_https_keeps_the_name_for_sni_and_the_certificate(tmp_path: Path)
         assert sni == ["crm.toolpen.test"]
         with pytest.raises(requests.exceptions.SSLError, match="crm.toolpen.test|match|mismatch"):
             send("other.toolpen.test")
+
+
+def test_tool_cannot_forge_the_host_header(server: LocalServer) -> None:
+    headers = {"Host": "metadata.google.internal"}
+    fetch(broker_for(server), HttpRequest("GET", f"{server.url}/json", headers=headers))
+    assert server.hits[-1].headers["Host"] == server.allow
