@@ -26,11 +26,32 @@ def _describe(error: ValidationError) -> str:
     return f"argument {where!r}: {error.message}"
 
 
+def _accepts_null(schema: dict[str, Any]) -> bool:
+    kinds = schema.get("type")
+    return (
+        kinds == "null"
+        or (isinstance(kinds, list) and "null" in kinds)
+        or any(_accepts_null(option) for option in schema.get("anyOf", []))
+    )
+
+
+def _without_strict_nulls(parameters: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
+    """Drop ``null`` for optional parameters that do not take it: strict-mode models send it for "absent"."""
+    required = set(parameters.get("required", ()))
+    properties = parameters.get("properties", {})
+    return {
+        key: value
+        for key, value in args.items()
+        if value is not None or key in required or key not in properties or _accepts_null(properties[key])
+    }
+
+
 def validate_arguments(parameters: dict[str, Any], args: Any) -> dict[str, Any]:
-    """Return ``args`` if they fit ``parameters``; else raise ``InvalidArguments`` naming the parameter."""
+    """The arguments to call with if ``args`` fit ``parameters``; else ``InvalidArguments`` naming the parameter."""
     if not isinstance(args, dict):
         raise InvalidArguments(f"arguments must be a JSON object, not {type(args).__name__}")
     known = parameters.get("properties", {})
+    args = _without_strict_nulls(parameters, args)
     unknown = sorted(set(args) - set(known))
     if unknown:
         raise InvalidArguments(

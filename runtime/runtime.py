@@ -191,7 +191,7 @@ class Runtime:
         args = {} if args is None else args
         try:
             tool = self.registry.get(name)
-            validate_arguments(tool.spec.parameters, args)
+            args = validate_arguments(tool.spec.parameters, args)
         except ToolpenError as error:
             return ToolResult(
                 success=False,

@@ -151,7 +151,7 @@ def test_per_tool_limits_apply(rt: Runtime) -> None:
     assert result.error is not None and result.error.kind == "timeout"
 
 
-@pytest.mark.parametrize("sample", sorted(p.stem for p in SAMPLES.glob("*.py")))
+@pytest.mark.parametrize("sample", sorted(p.stem for p in (SAMPLES / "context").glob("*.json")))
 def test_every_sample_runs_with_its_fixture(rt: Runtime, sample: str) -> None:
     rt.add_tool((SAMPLES / f"{sample}.py").read_text())
     fixture = SAMPLES / "context" / f"{sample}.json"
