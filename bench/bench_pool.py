@@ -1,0 +1,86 @@
+"""Pool latency, throughput and idle worker memory (plain script: ``python bench/bench_pool.py``).
+
+Measures ``WorkerPool.run`` on a trivial tool: p50/p99 in single-use and reuse mode, calls per
+second with 8 threads, and the RSS and PSS of an idle pre-forked worker.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+
+from sandbox.limits import Limits
+from sandbox.pool import WorkerPool
+
+SOURCE = "def add(a: int, b: int) -> int:\n    return a + b\n"
+JOB = {"source": SOURCE, "entry": "add", "args": {"a": 1, "b": 2}, "context": {"state": {}}}
+LIMITS = Limits()
+CALLS = 500
+THREADS = 8
+
+
+def no_rpc(target: str, method: str, params: dict) -> None:
+    raise RuntimeError("no rpc in this benchmark")
+
+
+def latencies(pool: WorkerPool, pause: float) -> list[float]:
+    times = []
+    for _ in range(CALLS):
+        start = time.perf_counter()
+        assert pool.run(JOB, LIMITS, no_rpc)["output"] == 3
+        times.append(time.perf_counter() - start)
+        time.sleep(pause)
+    return sorted(times)
+
+
+def throughput(pool: WorkerPool, seconds: float = 3.0) -> float:
+    count = [0] * THREADS
+    stop = time.monotonic() + seconds
+
+    def loop(index: int) -> None:
+        while time.monotonic() < stop:
+            pool.run(JOB, LIMITS, no_rpc)
+            count[index] += 1
+
+    threads = [threading.Thread(target=loop, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(count) / seconds
+
+
+def idle_worker_memory(pool: WorkerPool) -> tuple[int, int]:
+    """(RSS, PSS) in KiB of one ready worker."""
+    zygote = pool._zygote.process.pid
+    with open(f"/proc/{zygote}/task/{zygote}/children") as children:
+        pid = children.read().split()[-1]
+    with open(f"/proc/{pid}/status") as status:
+        rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        pss = next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+    return rss, pss
+
+
+def main() -> None:
+    print(f"{'mode':<34} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    for reuse in (False, True):
+        with WorkerPool(size=2, reuse=reuse) as pool:
+            pool.warm(SOURCE)
+            for _ in range(20):  # warm-up
+                pool.run(JOB, LIMITS, no_rpc)
+            for pause, label in ((0.005, "paced 5 ms"), (0.0, "back to back")):
+                times = latencies(pool, pause)
+                name = f"{'reuse' if reuse else 'single-use'}, {label}"
+                p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
+                print(f"{name:<34} {p50 * 1e3:8.3f} {p99 * 1e3:8.3f} {statistics.mean(times) * 1e3:8.3f}")
+            print(f"{'  calls/s with 8 threads':<34} {throughput(pool):8.0f}")
+            if not reuse:
+                time.sleep(0.5)
+                rss, pss = idle_worker_memory(pool)
+                print(f"{'  idle worker RSS / PSS (MiB)':<34} {rss / 1024:8.1f} {pss / 1024:8.1f}")
+
+
+if __name__ == "__main__":
+    main()
