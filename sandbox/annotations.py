@@ -18,8 +18,7 @@ import types
 import typing
 from typing import Any
 
-from runtime.errors import PolicyViolation
-from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute
+from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse
 
 Problem = tuple[ast.AST, str]
 
@@ -145,7 +144,7 @@ def _resolve_checked(node: ast.expr, namespaces: list[Any]) -> None:
     if isinstance(node, ast.Name | ast.Attribute):
         value = _lookup(node, namespaces)
         if value is not _MISSING and not _is_type_value(value):
-            raise PolicyViolation(f"annotation name {ast.unparse(node)!r} does not name a type")
+            refuse(f"annotation name {ast.unparse(node)!r} does not name a type")
     elif isinstance(node, ast.Subscript):
         _resolve_checked(node.value, namespaces)
         if not _is_literal(node.value):
@@ -174,22 +173,27 @@ def _lookup(node: ast.expr, namespaces: list[Any]) -> Any:
     if base is _MISSING:
         return _MISSING
     if not _is_namespace_value(base):
-        raise PolicyViolation(f"annotation name {ast.unparse(node.value)!r} is not a type or module")
+        refuse(f"annotation name {ast.unparse(node.value)!r} is not a type or module")
     return getattr(base, node.attr, _MISSING)
 
 
 def _evaluation_namespaces(globalns: Any, localns: Any) -> list[Any]:
-    if globalns is None:
-        globalns = {}
-    if isinstance(globalns, dict) and isinstance(globalns.get("__name__"), str):
-        module = sys.modules.get(globalns["__name__"])
-        if module is not None and vars(module) is globalns and module.__name__ != TOOL_MODULE_NAME:
-            raise PolicyViolation(
-                f"annotations of tool code cannot be evaluated in module {module.__name__!r}"
-            )
+    for namespace in (globalns, localns):
+        module = _module_of_namespace(namespace)
+        if module is not None and module.__name__ != TOOL_MODULE_NAME:
+            refuse(f"annotations of tool code cannot be evaluated in module {module.__name__!r}")
+    globalns = {} if globalns is None else globalns
     scope = globalns.get("__builtins__", builtins.__dict__) if isinstance(globalns, dict) else None
     scope = vars(scope) if isinstance(scope, types.ModuleType) else scope
     return [localns, globalns, scope]
+
+
+def _module_of_namespace(namespace: Any) -> types.ModuleType | None:
+    """The module whose ``__dict__`` is ``namespace``, if it is one."""
+    if not isinstance(namespace, dict) or not isinstance(namespace.get("__name__"), str):
+        return None
+    module = sys.modules.get(namespace["__name__"])
+    return module if module is not None and vars(module) is namespace else None
 
 
 _hook_installed = False
@@ -213,10 +217,10 @@ def install_forward_ref_hook() -> None:
         if _tool_code_on_stack():
             problem = string_annotation_problem(arg) if isinstance(arg, str) else None
             if problem:
-                raise PolicyViolation(problem)
+                refuse(problem)
             module = kwargs.get("module", args[1] if len(args) >= 2 else None)
             if module not in (None, TOOL_MODULE_NAME):
-                raise PolicyViolation(f"annotations of tool code cannot be evaluated in module {module!r}")
+                refuse(f"annotations of tool code cannot be evaluated in module {module!r}")
         original_init(self, arg, *args, **kwargs)
 
     def checked_evaluate(
@@ -226,7 +230,7 @@ def install_forward_ref_hook() -> None:
             text = self.__forward_arg__
             problem = string_annotation_problem(text)
             if problem:
-                raise PolicyViolation(problem)
+                refuse(problem)
             tree = ast.parse(text.strip(), mode="eval").body
             _resolve_checked(tree, _evaluation_namespaces(globalns, localns))
         return original_evaluate(self, globalns, localns, *args, **kwargs)
