@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 import textwrap
 import threading
 from typing import Any
@@ -191,3 +194,15 @@ def test_the_pool_restarts_a_dead_zygote(pool):
 def test_walls_are_reported(pool):
     walls = pool.probe_walls()
     assert {"descriptors", "environment", "working directory", "rlimits"} <= set(walls["active"])
+
+
+def test_doctor_reports_the_walls_of_a_real_worker():
+    report = subprocess.run(
+        [sys.executable, "-c", "from runtime.cli import main; main()", "doctor", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    walls = json.loads(report.stdout)
+    assert "seccomp" in {**walls["active"], **walls["missing"]}
+    assert walls["active"]["wall-clock deadline"]
