@@ -113,12 +113,14 @@ def test_retried_call_returns_the_stored_result(rt: Runtime) -> None:
     assert rt.store.require_session("s").state["count"] == 1
 
 
-def test_no_lost_update_with_concurrent_calls(rt: Runtime) -> None:
-    rt.add_tool(COUNTER)
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        results = list(pool.map(lambda _: rt.call("increment", {}, session_id="shared"), range(200)))
-    assert all(r.success for r in results), [r.error for r in results if not r.success][:3]
-    assert rt.store.require_session("shared").state["count"] == 200
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_no_lost_update_with_concurrent_calls(store: str, sqlite_url: str) -> None:
+    with Runtime(store="memory://" if store == "memory" else sqlite_url) as rt:
+        rt.add_tool(COUNTER)
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(lambda _: rt.call("increment", {}, session_id="shared"), range(200)))
+        assert all(r.success for r in results), [r.error for r in results if not r.success][:3]
+        assert rt.store.require_session("shared").state["count"] == 200
     assert sorted(r.output for r in results) == list(range(1, 201))
 
 
