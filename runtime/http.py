@@ -63,7 +63,7 @@ class HttpRequest:
     method: str
     url: str
     params: Any = None
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str | bytes] = field(default_factory=dict)
     json: Any = None
     data: Any = None
     timeout: float | tuple[float, float] | None = None
@@ -257,8 +257,7 @@ class HttpBroker:
 
 def prepare(request: HttpRequest) -> requests.PreparedRequest:
     """The ``requests`` prepared request (default headers merged, no cookies, no env settings)."""
-    headers = requests.utils.default_headers()
-    headers.update(request.headers)
+    headers: dict[str, str | bytes] = {**requests.utils.default_headers(), **request.headers}
     try:
         return requests.Request(
             method=request.method,

@@ -263,9 +263,8 @@ def _endpoint(
             why = "cookie parameters are not supported" if location == "cookie" else "the name is taken"
             diagnostics.append(_warning(f"{name}: parameter {pname!r} ({location}) skipped: {why}"))
             continue
-        schema = param.get("schema") or next(iter((param.get("content") or {}).values()), {}).get(
-            "schema", {}
-        )
+        content = param.get("content") or {}
+        schema: Any = param.get("schema") or next((media.get("schema", {}) for media in content.values()), {})
         properties[pname] = _json_schema(schema, legacy) | _described(param)
         if param.get("required") or location == "path":
             required.append(pname)

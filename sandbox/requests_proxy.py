@@ -153,7 +153,6 @@ class CesRequests:
     ContentTooLarge = ContentTooLarge
     RequestDenied = RequestDenied
     JSONDecodeError = JSONDecodeError
-    Response = Response
 
     __slots__ = ("_rpc",)
 

@@ -132,7 +132,7 @@ def test_public_surface_holds_no_host_object(server: LocalServer) -> None:
     ces_requests = requests_for(server)
     public = {name for name in dir(ces_requests) if not name.startswith("_")}
     assert public == {
-        "request", "get", "head", "options", "post", "put", "patch", "delete", "Response",
+        "request", "get", "head", "options", "post", "put", "patch", "delete",
         "RequestException", "HTTPError", "ConnectionError", "Timeout", "TooManyRedirects",
         "InvalidURL", "ContentTooLarge", "RequestDenied", "JSONDecodeError",
     }  # fmt: skip
