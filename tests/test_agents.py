@@ -314,3 +314,16 @@ def test_a_resent_batch_is_applied_once(rt: Runtime, server: AgentsApiServer) ->
     posts = [post for post in server.posts if post.session_id == "sess_twice" and post.idempotency_key]
     assert [post.duplicate for post in posts] == [False, True]
     assert len(server.tool_results("sess_twice")) == 1
+
+
+def test_the_agents_host_sample_runs() -> None:
+    host = SAMPLES / "hosts" / "agents_host.py"
+    done = subprocess.run(
+        [sys.executable, str(host), "--store", "memory://"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "status: idle" in done.stdout
+    assert '"loyalty_points": 100' in done.stdout.splitlines()[-1]

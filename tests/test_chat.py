@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -178,3 +180,10 @@ def test_profiles_from_configuration_come_first(tmp_path: Path) -> None:
 def test_chat_tools_leave_deferred_tools_out(rt: Runtime) -> None:
     names = [tool["function"]["name"] for tool in chat_tools(rt)]
     assert names == ["get_current_weather", "divide", "tool_search"]
+
+
+def test_the_chat_host_sample_runs() -> None:
+    host = SAMPLES / "hosts" / "chat_host.py"
+    done = subprocess.run([sys.executable, str(host)], capture_output=True, text=True, timeout=60, check=True)
+    assert "The temperature in New Delhi, India is 50 degrees Fahrenheit." in done.stdout
+    assert "by 25 degrees Fahrenheit" in done.stdout

@@ -149,3 +149,9 @@ def test_http_lists_and_calls_with_the_default_client(http_url: str) -> None:
     assert tools["get_customer"].annotations.read_only_hint is True
     assert tools["get_customer"].input_schema["required"] == ["customer_id"]
     assert structured(result) == {"error": "no customer with ID 999"}
+
+
+def test_the_mcp_client_sample_runs() -> None:
+    host = SAMPLES / "hosts" / "mcp_client.py"
+    done = subprocess.run([sys.executable, str(host)], capture_output=True, text=True, timeout=60, check=True)
+    assert "'loyalty_points': 10" in done.stdout.splitlines()[-1]

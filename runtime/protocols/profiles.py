@@ -47,12 +47,13 @@ class ModelProfile:
     def from_dict(cls, data: Mapping[str, Any]) -> ModelProfile:
         """A profile from configuration: the field names above; ``unsupported_choices`` a list."""
         values = dict(data)
-        values["unsupported_choices"] = frozenset(values.get("unsupported_choices") or ())
-        unknown = set(values.get("unsupported_choices")) - {"required", "named"}
+        choices = frozenset(values.get("unsupported_choices") or ())
+        unknown = choices - {"required", "named"}
         if unknown:
             raise ValueError(
                 f"unknown tool_choice kinds in profile {values.get('name')!r}: {sorted(unknown)}"
             )
+        values["unsupported_choices"] = choices
         return cls(**values)
 
 
