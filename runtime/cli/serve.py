@@ -1,0 +1,60 @@
+"""`toolpen serve`: the HTTP service (tenants by API key, sessions in a shared store)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from runtime.cli.app import app
+from runtime.cli.mcp import tool_files
+from runtime.errors import ToolpenError
+from runtime.store import DEFAULT_STORE_URL
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
+    store: Annotated[
+        str, typer.Option("--store", help="Session store URL (shared by replicas).")
+    ] = DEFAULT_STORE_URL,
+    tools: Annotated[
+        list[Path] | None, typer.Option("--tools", help="Tool files or directories, shared by every tenant.")
+    ] = None,
+    api_key: Annotated[
+        list[str] | None,
+        typer.Option("--api-key", help="KEY[=TENANT] (repeatable); also TOOLPEN_API_KEYS, comma-separated."),
+    ] = None,
+    max_body: Annotated[int, typer.Option("--max-body", help="Largest request body, in bytes.")] = 1 << 20,
+    rate: Annotated[float, typer.Option("--rate", help="Requests per second per API key.")] = 50.0,
+    burst: Annotated[int, typer.Option("--burst", help="Burst size of the rate limit.")] = 100,
+    workers: Annotated[int, typer.Option("--workers", help="Pre-forked sandbox workers per tenant.")] = 2,
+) -> None:
+    """Serve tools over HTTP; API keys are required unless HOST is a loopback address."""
+    import uvicorn
+
+    from runtime.server import ServerConfig, create_app, parse_api_keys
+
+    env_keys = [item for item in os.environ.get("TOOLPEN_API_KEYS", "").split(",") if item.strip()]
+    try:
+        config = ServerConfig(
+            host=host,
+            port=port,
+            store=store,
+            tool_paths=tuple(tool_files(tools or [])),
+            api_keys=parse_api_keys([*(api_key or []), *env_keys]),
+            max_body=max_body,
+            rate=rate,
+            burst=burst,
+            workers=workers,
+        )
+        service = create_app(config)
+    except (OSError, UnicodeDecodeError, ToolpenError) as error:
+        typer.echo(f"error: {getattr(error, 'message', error)}", err=True)
+        raise typer.Exit(2) from None
+    tenants = len(set(config.api_keys.values())) or 1
+    typer.echo(f"serving on http://{host}:{port} ({tenants} tenant(s))", err=True)
+    uvicorn.run(service, host=host, port=port, log_level="warning")

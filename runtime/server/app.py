@@ -1,0 +1,247 @@
+"""The HTTP service: ``create_app(config)`` builds the Starlette app that `toolpen serve` runs.
+
+Calls answer 200 whether the tool succeeded or failed (the body's ``success`` says which, with
+the structured ``error``); 4xx statuses are for requests the API refuses before running anything:
+400 malformed, 401 no or bad API key, 404 unknown tool or session, 409 name conflict, 413 body
+too large, 422 unusable tool source or arguments that do not fit the tool's schema, 429 rate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from runtime.arguments import validate_arguments
+from runtime.check import check_source
+from runtime.errors import InvalidSource, NotFound, PolicyViolation, ToolpenError
+from runtime.formats import FORMATS
+from runtime.server.config import ServerConfig
+from runtime.server.limits import RateLimiter, read_json_object
+from runtime.server.metrics import Metrics, MetricsMiddleware
+from runtime.server.openapi import openapi_document
+from runtime.server.responses import ApiError, error_response, status_of
+from runtime.server.tenants import OPTION_NAMES, Tenant, Tenants
+from runtime.store import open_store
+
+NAME = re.compile(r"[A-Za-z0-9._~:@-]{1,200}")
+"""Session ids and call ids the API accepts."""
+
+
+class Service:
+    """The state behind the routes: tenants, limits, metrics."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        sources = {str(path): Path(path).read_text(encoding="utf-8") for path in config.tool_paths}
+        self.config = config
+        self.tenants = Tenants(config, open_store(config.store), sources)
+        self.limiter = RateLimiter(config.rate, config.burst)
+        self.metrics = Metrics()
+        self.metrics.tenants.set(sum(1 for _ in self.tenants))
+
+    def authorize(self, request: Request) -> Tenant:
+        """The caller's tenant, after its rate limit; 401 / 429 otherwise."""
+        key = _api_key(request)
+        tenant = self.tenants.authenticate(key)
+        client = request.client.host if request.client else "unknown"
+        if tenant is None:
+            self._limit(f"ip:{client}")
+            self.metrics.refused.labels("auth").inc()
+            raise ApiError(
+                401,
+                "unauthorized",
+                "a valid API key is required: 'Authorization: Bearer KEY'",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        self._limit(f"ip:{client}" if self.tenants.open else f"key:{key}")
+        return tenant
+
+    def _limit(self, client: str) -> None:
+        try:
+            self.limiter.check(client)
+        except ApiError:
+            self.metrics.refused.labels("rate").inc()
+            raise
+
+
+def _api_key(request: Request) -> str | None:
+    scheme, _, key = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and key.strip():
+        return key.strip()
+    return request.headers.get("x-api-key")
+
+
+def _checked_name(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not NAME.fullmatch(value):
+        raise ApiError(400, "bad_request", f"{what} must match {NAME.pattern}")
+    return value
+
+
+def _field(body: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+    value = body.get(name, default)
+    if value is not default and not isinstance(value, kind):
+        raise ApiError(400, "bad_request", f"{name!r} must be a {kind.__name__}")
+    return value
+
+
+def _tool_view(tenant: Tenant, tool: Any, fmt: str) -> dict[str, Any]:
+    return {
+        "name": tool.name,
+        "shared": tool.name in tenant.shared,
+        **{option: getattr(tool.options, option) for option in OPTION_NAMES},
+        "schema": tool.schema(fmt),
+    }
+
+
+def _call_id(request: Request, body: dict[str, Any]) -> str | None:
+    in_body = body.get("call_id")
+    in_header = request.headers.get("idempotency-key")
+    if in_body is not None and in_header is not None and in_body != in_header:
+        raise ApiError(400, "bad_request", "call_id and the Idempotency-Key header differ")
+    chosen = in_body if in_body is not None else in_header
+    return None if chosen is None else _checked_name(chosen, "call_id")
+
+
+def create_app(config: ServerConfig) -> Starlette:
+    """The service for ``config``: starts each tenant's workers now, stops them at shutdown."""
+    config.check()
+    service = Service(config)
+    max_body = config.max_body
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def metrics(request: Request) -> Response:
+        return Response(service.metrics.render(), media_type=service.metrics.content_type)
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
+    async def add_tool(request: Request) -> Response:
+        tenant = service.authorize(request)
+        body = await read_json_object(request, max_body)
+        source = _field(body, "source", str, None)
+        if source is None:
+            raise ApiError(400, "bad_request", "'source' (the tool's Python source) is required")
+        name = _field(body, "name", str, None)
+        options = {option: _field(body, option, bool, False) for option in OPTION_NAMES}
+        replace = _field(body, "replace", bool, False)
+        try:
+            tool = await asyncio.to_thread(tenant.register, source, name, options, replace)
+        except (InvalidSource, PolicyViolation) as error:
+            diagnostics = [d.to_dict() for d in check_source(source) if d.level == "error"]
+            return JSONResponse({"error": error.to_dict(), "diagnostics": diagnostics}, status_code=422)
+        view = _tool_view(tenant, tool, "openai")
+        del view["schema"]
+        return JSONResponse({**view, "schemas": {fmt: tool.schema(fmt) for fmt in FORMATS}}, status_code=201)
+
+    async def list_tools(request: Request) -> Response:
+        tenant = service.authorize(request)
+        fmt = request.query_params.get("format", "openai")
+        if fmt not in FORMATS:
+            raise ApiError(400, "bad_request", f"format must be one of {', '.join(FORMATS)}")
+        await asyncio.to_thread(tenant.sync, force=True)
+        tools = [_tool_view(tenant, tool, fmt) for tool in tenant.runtime.tools()]
+        return JSONResponse({"format": fmt, "tools": tools})
+
+    async def delete_tool(request: Request) -> Response:
+        tenant = service.authorize(request)
+        await asyncio.to_thread(tenant.unregister, request.path_params["name"])
+        return Response(status_code=204)
+
+    async def call_tool(request: Request) -> Response:
+        tenant = service.authorize(request)
+        session_id = _checked_name(request.path_params["session_id"], "the session id")
+        body = await read_json_object(request, max_body)
+        name = _field(body, "tool", str, None)
+        if name is None:
+            raise ApiError(400, "bad_request", "'tool' (the tool's name) is required")
+        args = _field(body, "args", dict, {})
+        context = _field(body, "context", dict, {})
+        user_id = _checked_name(_field(body, "user_id", str, tenant.runtime.user_id), "user_id")
+        call_id = _call_id(request, body)
+        tool = await asyncio.to_thread(tenant.find_tool, name)
+        validate_arguments(tool.spec.parameters, args)
+        result = await tenant.runtime.acall(
+            name,
+            args,
+            context=context,
+            session_id=tenant.stored_id(session_id),
+            call_id=call_id,
+            user_id=user_id,
+        )
+        outcome = "replayed" if result.replayed else "success" if result.success else "failure"
+        service.metrics.calls.labels(outcome).inc()
+        return JSONResponse(
+            {
+                **result.to_dict(),
+                "call_id": result.call_id,
+                "session_id": session_id,
+                "replayed": result.replayed,
+            }
+        )
+
+    async def list_sessions(request: Request) -> Response:
+        tenant = service.authorize(request)
+        summaries = await asyncio.to_thread(tenant.runtime.store.list_sessions, tenant.name)
+        return JSONResponse(
+            {"sessions": [{**s.model_dump(), "id": tenant.public_id(s.id)} for s in summaries]}
+        )
+
+    async def get_session(request: Request) -> Response:
+        tenant = service.authorize(request)
+        session_id = _checked_name(request.path_params["session_id"], "the session id")
+        session = await asyncio.to_thread(tenant.runtime.store.get_session, tenant.stored_id(session_id))
+        if session is None or session.app_name != tenant.name:
+            raise NotFound(f"session {session_id!r} not found")
+        return JSONResponse({**session.to_dict(), "id": session_id})
+
+    async def delete_session(request: Request) -> Response:
+        tenant = service.authorize(request)
+        session_id = _checked_name(request.path_params["session_id"], "the session id")
+        if not await asyncio.to_thread(tenant.runtime.store.delete_session, tenant.stored_id(session_id)):
+            raise NotFound(f"session {session_id!r} not found")
+        return Response(status_code=204)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            service.tenants.close()
+
+    async def api_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, ApiError)
+        return error_response(error.status, {"kind": error.kind, "message": error.message}, error.headers)
+
+    async def toolpen_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, ToolpenError)
+        return error_response(status_of(error), error.to_dict())
+
+    routes = [
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/metrics", metrics, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/v1/tools", add_tool, methods=["POST"]),
+        Route("/v1/tools", list_tools, methods=["GET"]),
+        Route("/v1/tools/{name}", delete_tool, methods=["DELETE"]),
+        Route("/v1/sessions", list_sessions, methods=["GET"]),
+        Route("/v1/sessions/{session_id}", get_session, methods=["GET"]),
+        Route("/v1/sessions/{session_id}", delete_session, methods=["DELETE"]),
+        Route("/v1/sessions/{session_id}/calls", call_tool, methods=["POST"]),
+    ]
+    return Starlette(
+        routes=routes,
+        middleware=[Middleware(MetricsMiddleware, metrics=service.metrics)],
+        exception_handlers={ApiError: api_error, ToolpenError: toolpen_error},
+        lifespan=lifespan,
+    )

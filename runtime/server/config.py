@@ -1,0 +1,68 @@
+"""The service's configuration: one explicit object, no global settings."""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from runtime.errors import InvalidArguments
+from runtime.store import DEFAULT_STORE_URL
+
+TENANT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+LOCAL_TENANT = "local"
+"""The one tenant of a loopback service started without API keys."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How `toolpen serve` runs. ``api_keys`` maps a key to its tenant."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    store: str = DEFAULT_STORE_URL
+    tool_paths: tuple[Path, ...] = ()
+    api_keys: dict[str, str] = field(default_factory=dict)
+    max_body: int = 1024 * 1024
+    rate: float = 50.0
+    burst: int = 100
+    workers: int = 2
+    tool_refresh: float = 1.0
+
+    def check(self) -> None:
+        """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""
+        if not self.api_keys and not is_loopback(self.host):
+            raise InvalidArguments(
+                f"refusing to serve on {self.host!r} without API keys: give --api-key KEY[=TENANT] "
+                "(or TOOLPEN_API_KEYS), or bind to a loopback address such as 127.0.0.1"
+            )
+        if self.max_body < 1 or self.rate <= 0 or self.burst < 1 or self.workers < 1:
+            raise InvalidArguments("max_body, rate, burst and workers must be positive")
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def parse_api_keys(items: list[str]) -> dict[str, str]:
+    """``KEY=TENANT`` or ``KEY`` items (a bare key's tenant is named from a hash of the key)."""
+    keys: dict[str, str] = {}
+    for item in items:
+        key, _, tenant = item.strip().partition("=")
+        tenant = tenant or "t-" + hashlib.sha256(key.encode()).hexdigest()[:12]
+        if len(key) < 16:
+            raise InvalidArguments("an API key must be at least 16 characters long")
+        if not TENANT_NAME.fullmatch(tenant):
+            raise InvalidArguments(f"tenant name {tenant!r} must match {TENANT_NAME.pattern}")
+        if keys.get(key, tenant) != tenant:
+            raise InvalidArguments("one API key is given for two tenants")
+        keys[key] = tenant
+    return keys

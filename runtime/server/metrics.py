@@ -1,0 +1,81 @@
+"""Prometheus metrics of one service instance (its own registry, text exposition format)."""
+
+from __future__ import annotations
+
+import time
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+
+class Metrics:
+    """Request counts and latency by route, tool call outcomes, refusals by limit."""
+
+    content_type = CONTENT_TYPE_LATEST
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter(
+            "toolpen_http_requests", "HTTP requests.", ["method", "route", "status"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "toolpen_http_request_duration_seconds",
+            "HTTP request latency.",
+            ["route"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.calls = Counter(
+            "toolpen_tool_calls",
+            "Tool calls by outcome (success, failure, replayed).",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.refused = Counter(
+            "toolpen_refused_requests",
+            "Requests refused by a limit or by authentication.",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.tenants = Gauge("toolpen_tenants", "Tenants served.", registry=self.registry)
+
+    def render(self) -> bytes:
+        """The text exposition of every metric."""
+        return generate_latest(self.registry)
+
+
+class MetricsMiddleware:
+    """Counts and times every HTTP request by its route template (never by its raw path)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+        started = time.perf_counter()
+
+        async def send_and_watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_watch)
+        finally:
+            route = getattr(scope.get("route"), "path", "unmatched")
+            self.metrics.requests.labels(scope["method"], route, str(status)).inc()
+            self.metrics.latency.labels(route).observe(time.perf_counter() - started)

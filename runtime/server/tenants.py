@@ -1,0 +1,165 @@
+"""Tenants: API keys name them; each has its own Runtime (``app_name`` = tenant) on the shared store.
+
+A tenant's sessions are stored as ``<tenant>:<session id>`` in app ``<tenant>``, so two tenants
+may use the same session id without meeting, and ``app:`` state is per tenant. The tools of
+``--tools`` are registered for every tenant (shared); tools registered through the API belong to
+one tenant and live in the :class:`ToolCatalog`, which each replica re-reads at most every
+``tool_refresh`` seconds, and at once when a call names a tool it does not know.
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+import time
+from typing import Any
+
+from runtime.errors import NotFound, ToolpenError
+from runtime.registry import Tool
+from runtime.runtime import Runtime
+from runtime.schema import derive_spec
+from runtime.server.catalog import ToolCatalog
+from runtime.server.config import LOCAL_TENANT, ServerConfig
+from runtime.server.responses import ApiError
+from runtime.store import Store
+
+OPTION_NAMES = ("defer_loading", "idempotent", "read_only")
+
+
+class Tenant:
+    """One tenant's runtime, and which of its tools came from the catalog."""
+
+    def __init__(self, name: str, runtime: Runtime, catalog: ToolCatalog, refresh: float) -> None:
+        self.name = name
+        self.runtime = runtime
+        self.shared: set[str] = set()
+        self._catalog = catalog
+        self._refresh = refresh
+        self._own: dict[str, dict[str, Any]] = {}
+        self._synced_at = float("-inf")
+        self._lock = threading.Lock()
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    def stored_id(self, session_id: str) -> str:
+        """The store's id of this tenant's session ``session_id``."""
+        return f"{self.name}:{session_id}"
+
+    def public_id(self, stored_id: str) -> str:
+        """The inverse of :meth:`stored_id`."""
+        return stored_id.removeprefix(f"{self.name}:")
+
+    # -- tools ------------------------------------------------------------------------------
+
+    def sync(self, *, force: bool = False) -> None:
+        """Bring this replica's registry in line with the catalog (if ``refresh`` has passed)."""
+        with self._lock:
+            if force or time.monotonic() - self._synced_at >= self._refresh:
+                self._sync_locked()
+
+    def find_tool(self, name: str) -> Tool:
+        """The tool ``name``, re-reading the catalog once if this replica does not know it."""
+        self.sync()
+        try:
+            return self.runtime.get_tool(name)
+        except NotFound:
+            self.sync(force=True)
+            return self.runtime.get_tool(name)
+
+    def register(self, source: str, name: str | None, options: dict[str, bool], replace: bool) -> Tool:
+        """Register a tool for this tenant on every replica; ``InvalidSource`` if it is unusable."""
+        tool_name = derive_spec(source, name).name
+        with self._lock:
+            self._sync_locked()
+            if tool_name in self.shared:
+                raise ApiError(409, "conflict", f"{tool_name!r} is a shared tool of this service")
+            if tool_name in self._own and not replace:
+                raise ApiError(409, "conflict", f"a tool named {tool_name!r} exists; send replace: true")
+            tool = self.runtime.add_tool(source, name, replace=True, **options)
+            entry = {"source": source, "name": name, **options}
+            try:
+                self._catalog.put(self.name, tool.name, entry)
+            except BaseException:
+                self._forget(tool.name)
+                raise
+            self._own[tool.name] = entry
+            return tool
+
+    def unregister(self, name: str) -> None:
+        """Remove a tool this tenant registered, on every replica."""
+        with self._lock:
+            self._sync_locked()
+            if name in self.shared:
+                raise ApiError(409, "conflict", f"{name!r} is a shared tool of this service")
+            if name not in self._own:
+                raise NotFound(f"no tool named {name!r} is registered")
+            self._catalog.remove(self.name, name)
+            self._forget(name)
+
+    def _sync_locked(self) -> None:
+        entries = self._catalog.read(self.name)
+        for name, entry in entries.items():
+            if self._own.get(name) != entry and name not in self.shared:
+                options = {key: bool(entry.get(key)) for key in OPTION_NAMES}
+                self.runtime.add_tool(entry["source"], entry.get("name"), replace=True, **options)
+                self._own[name] = entry
+        for name in set(self._own) - set(entries):
+            self._forget(name)
+        self._synced_at = time.monotonic()
+
+    def _forget(self, name: str) -> None:
+        self.runtime.registry.remove(name)
+        self._own.pop(name, None)
+
+
+class Tenants:
+    """Every tenant of the service, their keys, and the store they share."""
+
+    def __init__(self, config: ServerConfig, store: Store, shared_sources: dict[str, str]) -> None:
+        """Start a runtime per tenant with the ``shared_sources`` tools (file name -> source)."""
+        self.store = store
+        self.catalog = ToolCatalog(store)
+        self._keys = dict(config.api_keys)
+        self._tenants: dict[str, Tenant] = {}
+        names = sorted(set(self._keys.values())) or [LOCAL_TENANT]
+        try:
+            for name in names:
+                runtime = Runtime(store=store, app_name=name, pool_size=config.workers)
+                self._tenants[name] = tenant = Tenant(name, runtime, self.catalog, config.tool_refresh)
+                for label, source in shared_sources.items():
+                    tenant.shared.add(_add_shared(runtime, label, source))
+                tenant.sync(force=True)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def open(self) -> bool:
+        """True when no API key is configured (a loopback service with one local tenant)."""
+        return not self._keys
+
+    def authenticate(self, key: str | None) -> Tenant | None:
+        """The tenant of ``key`` (compared in constant time), or None."""
+        if self.open:
+            return self._tenants[LOCAL_TENANT]
+        found = None
+        for known, tenant in self._keys.items():
+            if key is not None and hmac.compare_digest(known.encode(), key.encode()):
+                found = self._tenants[tenant]
+        return found
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._tenants.values())
+
+    def close(self) -> None:
+        """Stop every tenant's workers, then close the shared store."""
+        for tenant in self._tenants.values():
+            tenant.runtime.pool.close()
+        self.store.close()
+
+
+def _add_shared(runtime: Runtime, label: str, source: str) -> str:
+    try:
+        return runtime.add_tool(source).name
+    except ToolpenError as error:
+        raise type(error)(f"{label}: {error.message}", line=error.line, col=error.col) from None
