@@ -25,11 +25,12 @@ from __future__ import annotations
 import time
 import uuid
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Any
 
-from runtime.errors import InvalidArguments, NotFound, ToolpenError
+from runtime.errors import InvalidArguments, NotFound, Timeout, ToolpenError
 from runtime.session import CallRecord, Event, Scope, Session, SessionSummary, StateDelta, encode_json
 
 LOCK_TIMEOUT = 60.0
@@ -51,6 +52,21 @@ def state_owner(scope: Scope, app_name: str, user_id: str, session_id: str) -> S
 
 
 STORED_SCOPES = (Scope.APP, Scope.USER, Scope.SESSION)
+
+
+def state_owners(app_name: str, user_id: str, session_id: str) -> list[StateOwner]:
+    """The rows a session's visible state merges, in merge order: app, user, session."""
+    return [state_owner(scope, app_name, user_id, session_id) for scope in STORED_SCOPES]
+
+
+def scoped_parts(
+    delta: StateDelta, app_name: str, user_id: str, session_id: str
+) -> Iterator[tuple[StateOwner, StateDelta]]:
+    """The non-empty parts of ``delta``, each with the row of the scope it is written to."""
+    for scope in STORED_SCOPES:
+        part = delta.only(scope)
+        if part:
+            yield state_owner(scope, app_name, user_id, session_id), part
 
 
 def _require_name(value: object, what: str) -> str:
@@ -230,3 +246,25 @@ class Store(ABC):
 def already_finished(session_id: str, call_id: str) -> ToolpenError:
     """The error for storing a second result for one call."""
     return ToolpenError(f"call {call_id!r} of session {session_id!r} already has a result")
+
+
+def never_begun(session_id: str, call_id: str) -> NotFound:
+    """The error for finishing a call that ``begin_call`` never recorded."""
+    return NotFound(f"call {call_id!r} of session {session_id!r} was never begun")
+
+
+def busy(session_id: str, timeout: float) -> Timeout:
+    """The error for a session lock not acquired within ``timeout`` seconds."""
+    return Timeout(f"session {session_id!r} is busy: its lock was not acquired within {timeout:g}s")
+
+
+def poll_lock(try_acquire: Callable[[], bool], session_id: str, timeout: float) -> None:
+    """Call ``try_acquire`` until it returns True, pausing 0.5 ms growing to 20 ms between tries;
+    raise ``busy`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    pause = 0.0005
+    while not try_acquire():
+        if time.monotonic() >= deadline:
+            raise busy(session_id, timeout)
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)

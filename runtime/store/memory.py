@@ -14,9 +14,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from runtime.errors import NotFound, Timeout
+from runtime.errors import NotFound
 from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
-from runtime.store.base import LOCK_TIMEOUT, STORED_SCOPES, StateOwner, Store, already_finished, state_owner
+from runtime.store.base import (
+    LOCK_TIMEOUT,
+    StateOwner,
+    Store,
+    already_finished,
+    busy,
+    never_begun,
+    scoped_parts,
+    state_owners,
+)
 
 
 def _copy(value: Any) -> Any:
@@ -41,10 +50,8 @@ class MemoryStore(Store):
             if meta is None:
                 return None
             state: dict[str, Any] = {}
-            for scope in STORED_SCOPES:
-                state.update(
-                    self._states.get(state_owner(scope, meta["app_name"], meta["user_id"], session_id), {})
-                )
+            for owner in state_owners(meta["app_name"], meta["user_id"], session_id):
+                state.update(self._states.get(owner, {}))
             return Session(
                 id=session_id,
                 state=_copy(state),
@@ -77,7 +84,7 @@ class MemoryStore(Store):
         with self._data_lock:
             session_lock = self._session_locks.setdefault(session_id, threading.Lock())
         if not session_lock.acquire(timeout=timeout):
-            raise Timeout(f"session {session_id!r} is busy: its lock was not acquired within {timeout:g}s")
+            raise busy(session_id, timeout)
         try:
             yield
         finally:
@@ -145,18 +152,15 @@ class MemoryStore(Store):
         self._require_session(session_id)
         record = self._calls.get((session_id, call_id))
         if record is None:
-            raise NotFound(f"call {call_id!r} of session {session_id!r} was never begun")
+            raise never_begun(session_id, call_id)
         if record.finished:
             raise already_finished(session_id, call_id)
         return record
 
     def _apply(self, session_id: str, delta: StateDelta) -> None:
         meta = self._sessions[session_id]
-        for scope in STORED_SCOPES:
-            part = delta.only(scope)
-            if part:
-                owner = state_owner(scope, meta["app_name"], meta["user_id"], session_id)
-                self._states[owner] = _copy(part.apply_to(self._states.get(owner, {})))
+        for owner, part in scoped_parts(delta, meta["app_name"], meta["user_id"], session_id):
+            self._states[owner] = _copy(part.apply_to(self._states.get(owner, {})))
 
     def _finish(self, record: CallRecord, status: CallStatus, result: dict[str, Any], now: float) -> None:
         record.status = status

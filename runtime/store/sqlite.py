@@ -22,15 +22,14 @@ import json
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import NotFound, Timeout, ToolpenError
+from runtime.errors import NotFound, ToolpenError
 from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
-from runtime.store.base import LOCK_TIMEOUT, STORED_SCOPES, Store, already_finished, state_owner
+from runtime.store.base import LOCK_TIMEOUT, Store, already_finished, never_begun, poll_lock, scoped_parts
 
 SCHEMA_VERSION = 1
 
@@ -75,6 +74,14 @@ _CALL_COLUMNS = "session_id, call_id, tool, args, status, result, started_at, fi
 
 def _dumps(value: Any) -> str:
     return encode_json(value, "a value")
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _record(row: sqlite3.Row) -> CallRecord:
@@ -222,19 +229,7 @@ class SqliteStore(Store):
         name = hashlib.sha256(session_id.encode()).hexdigest() + ".lock"
         fd = os.open(self._lock_dir / name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
-            deadline = time.monotonic() + timeout
-            pause = 0.0005
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise Timeout(
-                            f"session {session_id!r} is busy: its lock was not acquired within {timeout:g}s"
-                        ) from None
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.02)
+            poll_lock(lambda: _try_flock(fd), session_id, timeout)
             yield
         finally:
             os.close(fd)  # releases the flock
@@ -332,7 +327,7 @@ class SqliteStore(Store):
             "SELECT status FROM calls WHERE session_id = ? AND call_id = ?", (session_id, call_id)
         ).fetchone()
         if row is None:
-            raise NotFound(f"call {call_id!r} of session {session_id!r} was never begun")
+            raise never_begun(session_id, call_id)
         if row["status"] != "started":
             raise already_finished(session_id, call_id)
         conn.execute(
@@ -344,11 +339,7 @@ class SqliteStore(Store):
     def _apply(
         conn: sqlite3.Connection, session_id: str, app_name: str, user_id: str, delta: StateDelta
     ) -> None:
-        for scope in STORED_SCOPES:
-            part = delta.only(scope)
-            if not part:
-                continue
-            owner = state_owner(scope, app_name, user_id, session_id)
+        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
             row = conn.execute(
                 "SELECT state FROM states WHERE app_name = ? AND user_id = ? AND session_id = ?", owner
             ).fetchone()
