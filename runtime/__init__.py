@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from runtime.egress import EgressPolicy
     from runtime.errors import ToolpenError
     from runtime.registry import Tool, ToolOptions
-    from runtime.runtime import Runtime, ToolResult
+    from runtime.results import ToolResult
+    from runtime.runtime import Runtime
     from sandbox.limits import Limits
 
 _EXPORTS = {
@@ -22,7 +23,7 @@ _EXPORTS = {
     "Runtime": "runtime.runtime",
     "Tool": "runtime.registry",
     "ToolOptions": "runtime.registry",
-    "ToolResult": "runtime.runtime",
+    "ToolResult": "runtime.results",
     "ToolpenError": "runtime.errors",
 }
 

@@ -1,9 +1,10 @@
-"""One tool run: a Python tool in a worker or an endpoint through the broker, with nested calls.
+"""One tool run: callbacks, fakes, then a Python tool in a worker or an endpoint through the broker.
 
 The executor knows nothing of sessions: it takes a context snapshot and returns an
 :class:`Outcome` (output and state delta, or a structured error). The runtime decides what
 to commit. Nested ``tools.<name>(...)`` calls come back from the worker as RPCs and run here,
-inside the same :class:`Invocation` (one deadline, one budget, one delta).
+inside the same :class:`Invocation` (one deadline, one budget, one delta), and go through the
+same tool callbacks.
 """
 
 from __future__ import annotations
@@ -13,22 +14,14 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.pool import WorkerPool
-
 from runtime.arguments import validate_arguments
-from runtime.errors import (
-    BudgetExceeded,
-    PolicyViolation,
-    Timeout,
-    ToolFailed,
-    ToolpenError,
-    error_from_dict,
-)
+from runtime.callbacks import Hook
+from runtime.errors import BudgetExceeded, PolicyViolation, Timeout, ToolFailed, ToolpenError, error_from_dict
 from runtime.http import HttpBroker, RequestBudget
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
+from runtime.session import StateDelta
 from sandbox.limits import Limits
-
-EMPTY_DELTA: dict[str, Any] = {"set": {}, "deleted": []}
+from sandbox.pool import WorkerPool
 
 
 @dataclass
@@ -53,68 +46,142 @@ class Outcome:
     success: bool
     output: Any = None
     error: ToolpenError | None = None
-    state_delta: dict[str, Any] = field(default_factory=lambda: dict(EMPTY_DELTA))
+    state_delta: dict[str, Any] = field(default_factory=lambda: StateDelta().to_dict())
     logs: str = ""
+    faked: bool = False
+
+
+class Trail:
+    """The state changes and logs of the steps of one run (callbacks, fake or tool), in order."""
+
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        self.base = snapshot
+        self.delta = StateDelta()
+        self.logs: list[str] = []
+
+    def snapshot(self) -> dict[str, Any]:
+        """The context snapshot with every change so far applied."""
+        return {**self.base, "state": self.delta.apply_to(self.base.get("state") or {})}
+
+    def absorb(self, done: dict[str, Any]) -> None:
+        """Take a step's logs and, if it succeeded, its state delta."""
+        self.logs.append(done.get("logs") or "")
+        if done.get("success"):
+            self.delta = self.delta.then(StateDelta.from_dict(done.get("state_delta")))
+
+    def outcome(self, output: Any, *, faked: bool = False) -> Outcome:
+        return Outcome(True, output, None, self.delta.to_dict(), "".join(self.logs), faked)
+
+    def failure(self, error: ToolpenError) -> Outcome:
+        return Outcome(False, None, error, StateDelta().to_dict(), "".join(self.logs))
 
 
 class Executor:
-    """Runs tools of one registry on one pool and one broker."""
+    """Runs tools of one registry on one pool and one broker, with the runtime's hooks."""
 
-    def __init__(self, registry: Registry, pool: WorkerPool, broker: HttpBroker, limits: Limits) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        pool: WorkerPool,
+        broker: HttpBroker,
+        limits: Limits,
+        hooks: dict[str, list[Hook]],
+    ) -> None:
         self.registry = registry
         self.pool = pool
         self.broker = broker
         self.limits = limits
+        self.hooks = hooks
 
     def run(
         self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
     ) -> Outcome:
-        """Run ``tool`` once; never raises for faults of the tool or its services."""
+        """Run ``tool`` once with its callbacks; never raises for faults of the tool or its services."""
         invocation.stack.append(tool.name)
+        trail = Trail(snapshot)
         try:
-            if isinstance(tool, PythonTool):
-                return self._run_python(tool, args, snapshot, invocation)
-            if isinstance(tool, EndpointTool):
-                return self._run_endpoint(tool, args, invocation)
-            raise PolicyViolation(f"tool {tool.name!r} has no way to run")
+            return self._run_with_hooks(tool, args, trail, invocation)
         except ToolpenError as error:
-            return Outcome(success=False, error=error)
+            return trail.failure(error)
         finally:
             invocation.stack.pop()
 
-    def _run_python(
-        self, tool: PythonTool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
+    def run_hook(self, hook: Hook, values: dict[str, Any], trail: Trail, invocation: Invocation) -> Any:
+        """Run a callback or fake in the sandbox; its state changes join ``trail``; raises on failure."""
+        job = {
+            "source": hook.source,
+            "entry": hook.entry,
+            "hook": {"parameters": hook.parameters, "values": values},
+        }
+        done = self._in_worker(job, self.limits, trail.snapshot(), invocation)
+        trail.absorb(done)
+        if not done.get("success"):
+            error = error_from_dict(done.get("error") or {})
+            raise type(error)(f"{hook.entry} failed: {error.message}", line=error.line, col=error.col)
+        return done.get("output")
+
+    def _run_with_hooks(
+        self, tool: Tool, args: dict[str, Any], trail: Trail, invocation: Invocation
     ) -> Outcome:
-        limits = tool.limits or self.limits
+        values: dict[str, Any] = {
+            "tool": {"name": tool.name, "description": tool.spec.description},
+            "input": args,
+        }
+        for hook in self.hooks.get("before_tool", []):
+            replacement = self.run_hook(hook, values, trail, invocation)
+            if replacement is not None:
+                return trail.outcome(_callback_dict(hook, replacement))
+        output, faked = self._fake(tool, values, trail, invocation)
+        if not faked:
+            done = self._run_tool(tool, args, trail.snapshot(), invocation)
+            trail.absorb(done)
+            if not done.get("success"):
+                return trail.failure(error_from_dict(done.get("error") or {}))
+            output = done.get("output")
+        for hook in self.hooks.get("after_tool", []):
+            replacement = self.run_hook(hook, {**values, "tool_response": output}, trail, invocation)
+            if replacement is not None:
+                output = _callback_dict(hook, replacement)
+        return trail.outcome(output, faked=faked)
+
+    def _fake(
+        self, tool: Tool, values: dict[str, Any], trail: Trail, invocation: Invocation
+    ) -> tuple[Any, bool]:
+        for hook in self.hooks.get("fake", []):
+            if hook.target in (None, tool.name):
+                output = self.run_hook(hook, values, trail, invocation)
+                if output is not None:
+                    return output, True
+        return None, False
+
+    def _run_tool(
+        self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
+    ) -> dict[str, Any]:
+        if isinstance(tool, PythonTool):
+            job = {"source": tool.source, "entry": tool.name, "args": args}
+            return self._in_worker(job, tool.limits or self.limits, snapshot, invocation)
+        if isinstance(tool, EndpointTool):
+            output = tool.endpoint.invoke(
+                args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
+            )
+            return {"success": True, "output": output}
+        raise PolicyViolation(f"tool {tool.name!r} has no way to run")
+
+    def _in_worker(
+        self, job: dict[str, Any], limits: Limits, snapshot: dict[str, Any], invocation: Invocation
+    ) -> dict[str, Any]:
+        """Run one job in a sandbox worker within the invocation's deadline; the ``done`` message."""
         remaining = invocation.remaining()
         if remaining <= 0:
-            raise Timeout("the call's deadline passed before this tool could start")
+            raise Timeout("the call's deadline passed before this step could start")
         if remaining < limits.wall_time:
             limits = limits.merged({"wall_time": remaining, "cpu_time": min(limits.cpu_time, remaining)})
-        job = {
-            "op": "call",
-            "source": tool.source,
-            "entry": tool.name,
-            "args": args,
-            "context": snapshot,
-            "limits": limits.to_dict(),
-        }
+        job = {"op": "call", **job, "context": snapshot, "limits": limits.to_dict()}
 
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
-        done = self.pool.run(job, limits, answer)
-        logs = done.get("logs", "")
-        if done.get("success"):
-            delta = done.get("state_delta") or dict(EMPTY_DELTA)
-            return Outcome(success=True, output=done.get("output"), state_delta=delta, logs=logs)
-        return Outcome(success=False, error=error_from_dict(done.get("error") or {}), logs=logs)
-
-    def _run_endpoint(self, tool: EndpointTool, args: dict[str, Any], invocation: Invocation) -> Outcome:
-        output = tool.endpoint.invoke(
-            args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
-        )
-        return Outcome(success=True, output=output)
+        return self.pool.run(job, limits, answer)
 
     def _answer_rpc(
         self,
@@ -148,3 +215,9 @@ class Executor:
             error = outcome.error or ToolFailed(f"tool {name!r} failed")
             raise type(error)(f"tool {name!r} failed: {error.message}")
         return {"output": outcome.output, "state_delta": outcome.state_delta}
+
+
+def _callback_dict(hook: Hook, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ToolFailed(f"{hook.entry} must return a dict or None, not {type(value).__name__}")
+    return value

@@ -1,8 +1,9 @@
-"""The public Python API: ``Runtime``, ``ToolResult``.
+"""The public Python API: ``Runtime``.
 
-A runtime owns a registry of tools, a pool of sandbox workers, an HTTP broker and a session
-store. ``call`` validates the arguments, runs the tool under the session's lock and commits the
-state delta and the call's events atomically, only when the call succeeds.
+A runtime owns a registry of tools, its callbacks and fakes, a pool of sandbox workers, an
+HTTP broker and a session store. ``call`` validates the arguments, runs the tool (with its
+callbacks) under the session's lock and commits the state delta and the call's events
+atomically, only when the call succeeds.
 """
 
 from __future__ import annotations
@@ -10,74 +11,64 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from runtime.arguments import validate_arguments
+from runtime.callbacks import Hook, parse_hooks
 from runtime.egress import EgressPolicy
-from runtime.errors import InvalidSource, ToolpenError, UnknownOutcome, error_from_dict
-from runtime.executor import Executor, Invocation, Outcome
+from runtime.errors import (
+    InvalidArguments,
+    InvalidSource,
+    PolicyViolation,
+    ToolFailed,
+    ToolpenError,
+    UnknownOutcome,
+)
+from runtime.executor import Executor, Invocation, Outcome, Trail
 from runtime.formats import lower
 from runtime.http import HttpBroker
 from runtime.openapi import OpenApiToolset
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptions
+from runtime.results import ToolResult
 from runtime.schema import derive_spec
-from runtime.session import CallRecord, Session, StateDelta, call_events
+from runtime.session import Event, EventActions, Session, StateDelta, call_events
 from runtime.store import Store, open_store
 from sandbox.compiler import compile_tool
 from sandbox.limits import Limits
 from sandbox.pool import WorkerPool
 
+__all__ = ["Runtime", "ToolResult"]
 
-@dataclass
-class ToolResult:
-    """What one call produced. ``error`` is None on success."""
+AGENT_CALLBACKS = ("before_agent", "after_agent", "before_model", "after_model")
+"""Callback kinds a host runs itself with ``run_callbacks``; tool callbacks run around every call."""
 
-    success: bool
-    output: Any = None
-    error: ToolpenError | None = None
-    logs: str = ""
-    state_delta: dict[str, Any] = field(default_factory=lambda: StateDelta().to_dict())
-    state: dict[str, Any] = field(default_factory=dict)
-    call_id: str = ""
-    session_id: str | None = None
-    replayed: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape: ``{"success", "output", "error", "state", "state_delta", "logs"}``."""
-        return {
-            "success": self.success,
-            "output": self.output,
-            "error": self.error.to_dict() if self.error else None,
-            "state": self.state,
-            "state_delta": self.state_delta,
-            "logs": self.logs,
-        }
-
-    def stored(self) -> dict[str, Any]:
-        """What a call record keeps, so a retry can answer without running."""
-        return {**self.to_dict(), "state": None}
-
-
-def _result_from_record(record: CallRecord, state: dict[str, Any]) -> ToolResult:
-    data = record.result or {}
-    error = data.get("error")
-    return ToolResult(
-        success=bool(data.get("success")),
-        output=data.get("output"),
-        error=error_from_dict(error) if error else None,
-        logs=data.get("logs", ""),
-        state_delta=data.get("state_delta") or StateDelta().to_dict(),
-        state=state,
-        call_id=record.call_id,
-        session_id=record.session_id,
-        replayed=True,
-    )
+Steps = Callable[[dict[str, Any], Invocation], Outcome]
+"""The work of one call: from a context snapshot to an outcome."""
 
 
 def _new_id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: str | None) -> ToolResult:
+    if not outcome.success:
+        return ToolResult(
+            False, None, outcome.error, outcome.logs, state=state, call_id=call_id, session_id=session_id
+        )
+    delta = StateDelta.from_dict(outcome.state_delta)
+    return ToolResult(
+        True,
+        outcome.output,
+        None,
+        outcome.logs,
+        delta.to_dict(),
+        delta.apply_to(state),
+        call_id,
+        session_id,
+        faked=outcome.faked,
+    )
 
 
 class Runtime:
@@ -96,18 +87,21 @@ class Runtime:
         agent_name: str = "agent",
         max_depth: int = 5,
         max_calls: int = 50,
+        enable_fakes: bool = False,
     ) -> None:
         self.limits = limits or Limits()
         self.store = open_store(store) if isinstance(store, str) else store
         self.broker = HttpBroker(egress or EgressPolicy())
         self.registry = Registry()
+        self.hooks: dict[str, list[Hook]] = {}
         self.pool = WorkerPool(size=pool_size, reuse=reuse_workers)
-        self.executor = Executor(self.registry, self.pool, self.broker, self.limits)
+        self.executor = Executor(self.registry, self.pool, self.broker, self.limits, self.hooks)
         self.app_name = app_name
         self.user_id = user_id
         self.agent_name = agent_name
         self.max_depth = max_depth
         self.max_calls = max_calls
+        self.enable_fakes = enable_fakes
 
     # -- registration ---------------------------------------------------------------------
 
@@ -151,11 +145,35 @@ class Runtime:
             endpoints = OpenApiToolset.from_dict(toolset, spec, server=server, auth=auth)
         else:
             endpoints = OpenApiToolset.from_file(toolset, spec, server=server, auth=auth)
-        tools: list[Tool] = []
-        for endpoint in endpoints.tools:
-            tool = EndpointTool(name=endpoint.name, spec=endpoint.spec, endpoint=endpoint)
-            tools.append(self.registry.add(tool, replace=replace))
-        return tools
+        return [
+            self.registry.add(
+                EndpointTool(name=endpoint.name, spec=endpoint.spec, endpoint=endpoint), replace=replace
+            )
+            for endpoint in endpoints.tools
+        ]
+
+    def add_callback(self, source: str) -> list[Hook]:
+        """Register the callbacks a source defines; each kind runs in registration order."""
+        hooks = parse_hooks(source)
+        if any(hook.kind == "fake" for hook in hooks):
+            raise InvalidSource("this source defines fakes: register it with add_fakes")
+        return self._add_hooks(source, hooks)
+
+    def add_fakes(self, source: str) -> list[Hook]:
+        """Register fakes (``fake_tool_call`` / ``fake_<tool>``); only in a runtime made with ``enable_fakes``."""
+        if not self.enable_fakes:
+            raise PolicyViolation("fakes are for local testing: create the Runtime with enable_fakes=True")
+        hooks = parse_hooks(source)
+        if any(hook.kind != "fake" for hook in hooks):
+            raise InvalidSource("this source defines callbacks: register it with add_callback")
+        return self._add_hooks(source, hooks)
+
+    def _add_hooks(self, source: str, hooks: list[Hook]) -> list[Hook]:
+        compile_tool(source)
+        self.pool.warm(source)
+        for hook in hooks:
+            self.hooks.setdefault(hook.kind, []).append(hook)
+        return hooks
 
     def get_tool(self, name: str) -> Tool:
         """The registered tool ``name``; raises ``NotFound``."""
@@ -188,117 +206,175 @@ class Runtime:
         """Run tool ``name`` with ``args``; never raises for a fault of the tool or its input."""
         context = dict(context or {})
         call_id = call_id or context.get("function_call_id") or _new_id("call")
-        args = {} if args is None else args
         try:
             tool = self.registry.get(name)
-            args = validate_arguments(tool.spec.parameters, args)
+            args = validate_arguments(tool.spec.parameters, {} if args is None else args)
         except ToolpenError as error:
-            return ToolResult(
-                success=False,
-                error=error,
-                call_id=call_id,
-                session_id=session_id,
-                state=dict(context.get("state") or {}),
-            )
-        if session_id is None:
-            return self._call_ephemeral(tool, args, context, call_id)
-        return self._call_in_session(tool, args, context, call_id, session_id, user_id or self.user_id)
+            state = dict(context.get("state") or {})
+            return ToolResult(False, error=error, call_id=call_id, session_id=session_id, state=state)
+
+        def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
+            return self.executor.run(tool, args, snapshot, invocation)
+
+        limits = tool.limits if isinstance(tool, PythonTool) and tool.limits else self.limits
+        return self._execute(
+            name,
+            args,
+            steps,
+            context,
+            call_id,
+            session_id,
+            user_id,
+            idempotent=tool.options.idempotent,
+            wall_time=limits.wall_time,
+        )
 
     async def acall(self, name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> ToolResult:
         """``call`` for asyncio: the same implementation, run in a worker thread."""
         return await asyncio.to_thread(self.call, name, args, **kwargs)
 
-    def _snapshot(
+    def run_callbacks(
         self,
-        context: dict[str, Any],
-        state: dict[str, Any],
-        call_id: str,
-        session_id: str,
-        events: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        return {
-            "state": state,
-            "events": events,
-            "user_content": context.get("user_content") or {"role": "user", "parts": []},
-            "function_call_id": call_id,
-            "session_id": session_id,
-            "invocation_id": context.get("invocation_id") or _new_id("inv"),
-            "agent_name": context.get("agent_name") or self.agent_name,
-        }
+        kind: str,
+        *,
+        context: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        llm_request: dict[str, Any] | None = None,
+        llm_response: dict[str, Any] | None = None,
+    ) -> ToolResult:
+        """Run the ``before_agent`` / ``after_agent`` / ``before_model`` / ``after_model`` callbacks.
 
-    def _run(self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any]) -> Outcome:
-        limits = getattr(tool, "limits", None) or self.limits
+        ``output`` is the replacement they chose (a dict), or None to carry on unchanged: the
+        first ``before_*`` callback that returns a dict wins; each ``after_*`` callback sees the
+        response as the previous one left it. State changes commit like a tool's.
+        """
+        if kind not in AGENT_CALLBACKS:
+            raise InvalidArguments(f"run_callbacks takes one of {', '.join(AGENT_CALLBACKS)}, not {kind!r}")
+        hooks = list(self.hooks.get(kind, []))
+
+        def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
+            trail = Trail(snapshot)
+            response, replaced = llm_response, False
+            try:
+                for hook in hooks:
+                    values = {"llm_request": llm_request, "llm_response": response}
+                    replacement = self.executor.run_hook(hook, values, trail, invocation)
+                    if replacement is None:
+                        continue
+                    if not isinstance(replacement, dict):
+                        raise ToolFailed(f"{hook.entry} must return a dict or None")
+                    if kind.startswith("before_"):
+                        return trail.outcome(replacement)
+                    response, replaced = replacement, True
+            except ToolpenError as error:
+                return trail.failure(error)
+            return trail.outcome(response if replaced else None)
+
+        context = dict(context or {})
+        call_id = context.get("function_call_id") or _new_id(kind)
+        return self._execute(
+            f"{kind}_callback",
+            {},
+            steps,
+            context,
+            call_id,
+            session_id,
+            user_id,
+            idempotent=False,
+            wall_time=self.limits.wall_time,
+            tool_events=False,
+        )
+
+    # -- one call, in a session or not ------------------------------------------------------
+
+    def _execute(
+        self,
+        name: str,
+        args: dict[str, Any],
+        steps: Steps,
+        context: dict[str, Any],
+        call_id: str,
+        session_id: str | None,
+        user_id: str | None,
+        *,
+        idempotent: bool,
+        wall_time: float,
+        tool_events: bool = True,
+    ) -> ToolResult:
         invocation = Invocation(
-            deadline=time.monotonic() + limits.wall_time,
+            deadline=time.monotonic() + wall_time,
             max_depth=self.max_depth,
             max_calls=self.max_calls,
             http_budget=self.broker.new_budget(),
         )
-        return self.executor.run(tool, args, snapshot, invocation)
-
-    def _call_ephemeral(
-        self, tool: Tool, args: dict[str, Any], context: dict[str, Any], call_id: str
-    ) -> ToolResult:
-        state = dict(context.get("state") or {})
-        events = list(context.get("events") or [])
-        snapshot = self._snapshot(context, state, call_id, context.get("session_id") or "", events)
-        outcome = self._run(tool, args, snapshot)
-        return self._result(outcome, state, call_id, None)
-
-    def _call_in_session(
-        self,
-        tool: Tool,
-        args: dict[str, Any],
-        context: dict[str, Any],
-        call_id: str,
-        session_id: str,
-        user_id: str,
-    ) -> ToolResult:
+        if session_id is None:
+            state = dict(context.get("state") or {})
+            snapshot = self._snapshot(
+                context, state, call_id, context.get("session_id") or "", list(context.get("events") or [])
+            )
+            return _result(steps(snapshot, invocation), state, call_id, None)
         try:
             with self.store.lock(session_id):
                 session = self.store.get_or_create_session(
-                    self.app_name, user_id, session_id, context.get("state")
+                    self.app_name, user_id or self.user_id, session_id, context.get("state")
                 )
-                earlier = self.store.begin_call(session_id, call_id, tool.name, args)
+                earlier = self.store.begin_call(session_id, call_id, name, args)
                 if earlier is not None and earlier.finished:
-                    return _result_from_record(earlier, session.state)
-                if earlier is not None and not tool.options.idempotent:
+                    return ToolResult.from_record(earlier, session.state)
+                if earlier is not None and not idempotent:
                     raise UnknownOutcome(
-                        f"call {call_id!r} of tool {tool.name!r} started earlier but stored no result; "
+                        f"call {call_id!r} of {name!r} started earlier but stored no result; "
                         "it may have had effects, so it is not run again"
                     )
-                return self._run_and_commit(tool, args, context, call_id, session)
+                return self._run_and_commit(
+                    name, args, steps, context, call_id, session, invocation, tool_events
+                )
         except ToolpenError as error:
-            return ToolResult(success=False, error=error, call_id=call_id, session_id=session_id)
+            return ToolResult(False, error=error, call_id=call_id, session_id=session_id)
 
     def _run_and_commit(
-        self, tool: Tool, args: dict[str, Any], context: dict[str, Any], call_id: str, session: Session
+        self,
+        name: str,
+        args: dict[str, Any],
+        steps: Steps,
+        context: dict[str, Any],
+        call_id: str,
+        session: Session,
+        invocation: Invocation,
+        tool_events: bool,
     ) -> ToolResult:
-        events = [event.to_dict() for event in session.events]
         given = context.get("state") or {}
         temp = {key: value for key, value in given.items() if key.startswith("temp:")}
+        events = [event.to_dict() for event in session.events]
         snapshot = self._snapshot(context, {**session.state, **temp}, call_id, session.id, events)
-        outcome = self._run(tool, args, snapshot)
-        result = self._result(outcome, session.state, call_id, session.id)
+        outcome = steps(snapshot, invocation)
+        result = _result(outcome, session.state, call_id, session.id)
         if not outcome.success:
             self.store.fail_call(session.id, call_id, result.stored())
             return result
         delta = StateDelta.from_dict(outcome.state_delta)
-        response = {"result": outcome.output}
-        new_events = call_events(
-            call_id=call_id,
-            tool=tool.name,
-            args=args,
-            response=response,
-            delta=delta,
-            author=snapshot["agent_name"],
-            invocation_id=snapshot["invocation_id"],
-        )
+        author, invocation_id = snapshot["agent_name"], snapshot["invocation_id"]
+        if tool_events:
+            new_events = call_events(
+                call_id=call_id,
+                tool=name,
+                args=args,
+                response={"result": outcome.output},
+                delta=delta,
+                author=author,
+                invocation_id=invocation_id,
+            )
+        elif delta.without_temp():
+            actions = EventActions(state_delta=delta.without_temp().to_dict())
+            new_events = [Event(author=author, invocation_id=invocation_id, actions=actions)]
+        else:
+            new_events = []
         try:
             self.store.commit_call(session.id, call_id, delta, new_events, result.stored())
         except ToolpenError as error:
             failed = ToolResult(
-                success=False,
+                False,
                 error=error,
                 logs=outcome.logs,
                 state=session.state,
@@ -310,27 +386,18 @@ class Runtime:
         result.state = {k: v for k, v in result.state.items() if not k.startswith("temp:")}
         return result
 
-    @staticmethod
-    def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: str | None) -> ToolResult:
-        if not outcome.success:
-            return ToolResult(
-                success=False,
-                error=outcome.error,
-                logs=outcome.logs,
-                state=state,
-                call_id=call_id,
-                session_id=session_id,
-            )
-        delta = StateDelta.from_dict(outcome.state_delta)
-        return ToolResult(
-            success=True,
-            output=outcome.output,
-            logs=outcome.logs,
-            state_delta=delta.to_dict(),
-            state=delta.apply_to(state),
-            call_id=call_id,
-            session_id=session_id,
-        )
+    def _snapshot(
+        self, context: dict[str, Any], state: dict[str, Any], call_id: str, session_id: str, events: list[Any]
+    ) -> dict[str, Any]:
+        return {
+            "state": state,
+            "events": events,
+            "user_content": context.get("user_content") or {"role": "user", "parts": []},
+            "function_call_id": call_id,
+            "session_id": session_id,
+            "invocation_id": context.get("invocation_id") or _new_id("inv"),
+            "agent_name": context.get("agent_name") or self.agent_name,
+        }
 
     # -- lifetime -------------------------------------------------------------------------
 

@@ -104,6 +104,14 @@ class StateDelta:
             result.pop(key, None)
         return result
 
+    def then(self, later: StateDelta) -> StateDelta:
+        """One delta with the effect of this one followed by ``later``."""
+        changed = {k: v for k, v in self.set.items() if k not in later.deleted}
+        changed.update(later.set)
+        deleted = [k for k in self.deleted if k not in later.set]
+        deleted += [k for k in later.deleted if k not in deleted]
+        return StateDelta(changed, deleted)
+
     def check_json(self) -> None:
         """Raise ``InvalidState`` (naming the key) if a value set is not JSON."""
         for key, value in self.set.items():

@@ -186,3 +186,37 @@ class Tools:
             raise ToolCallError(exc.kind, exc.message) from None
         self._state.apply_delta(result.get("state_delta") or {})
         return result.get("output")
+
+
+class ToolInfo:
+    """The read-only ``tool`` argument of tool callbacks and fakes: its name and description."""
+
+    __slots__ = ("name", "description")
+
+    def __init__(self, name: str, description: str = "") -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "description", description)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("tool is read-only")
+
+    def __repr__(self) -> str:
+        return f"<tool {self.name}>"
+
+
+def hook_arguments(hook: dict[str, Any], context: Context) -> list[Any]:
+    """The positional arguments of a callback or fake: ``{"parameters": [...], "values": {...}}``.
+
+    ``callback_context`` is the call's ``context``; ``tool`` becomes a :class:`ToolInfo`; the
+    other parameters (``input``, ``tool_response``, ``llm_request``, ``llm_response``) are JSON.
+    """
+    values = hook.get("values") or {}
+    arguments: list[Any] = []
+    for name in hook["parameters"]:
+        if name == "callback_context":
+            arguments.append(context)
+        elif name == "tool":
+            arguments.append(ToolInfo(**values["tool"]))
+        else:
+            arguments.append(values.get(name))
+    return arguments

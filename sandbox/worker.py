@@ -34,7 +34,7 @@ from sandbox.isolation import Walls, apply_call_limits, isolate_worker
 from sandbox.limits import Limits, MiB
 from sandbox.namespace import OutputCapture, build_globals
 from sandbox.protocol import recv_frame, send_frame
-from sandbox.proxies import Context, Rpc, RpcClient, Tools
+from sandbox.proxies import Context, Rpc, RpcClient, Tools, hook_arguments
 from sandbox.requests_proxy import make_ces_requests
 
 TOOL_FILENAME = "<tool>"
@@ -118,6 +118,9 @@ def _call_entry(job: dict[str, Any], context: Context, rpc: Rpc, output: OutputC
     function = namespace.get(entry)
     if not callable(function):
         raise InvalidSource(f"the tool defines no function named {entry!r}")
+    hook = job.get("hook")
+    if hook is not None:
+        return function(*hook_arguments(hook, context))
     return function(**(job.get("args") or {}))
 
 

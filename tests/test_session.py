@@ -116,3 +116,12 @@ def test_session_json_round_trip_keeps_none_in_values() -> None:
     assert data["events"][0]["content"]["parts"][0]["function_call"]["args"] == {"x": None}
     assert data["events"][2]["content"]["parts"] == [{"text": "hi"}]
     assert Session.model_validate(data) == session
+
+
+def test_then_composes_deltas_in_order() -> None:
+    first = StateDelta({"a": 1, "b": 2}, ["c"])
+    later = StateDelta({"c": 3}, ["a"])
+    combined = first.then(later)
+    assert combined == StateDelta({"b": 2, "c": 3}, ["a"])
+    state = {"a": 0, "c": 0, "d": 4}
+    assert combined.apply_to(state) == later.apply_to(first.apply_to(state))

@@ -1,0 +1,62 @@
+"""``ToolResult``: what one call produced, in memory and as stored in a call record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from runtime.errors import ToolpenError, error_from_dict
+from runtime.session import CallRecord, StateDelta
+
+
+@dataclass
+class ToolResult:
+    """What one call produced. ``error`` is None on success; ``faked`` when a fake answered."""
+
+    success: bool
+    output: Any = None
+    error: ToolpenError | None = None
+    logs: str = ""
+    state_delta: dict[str, Any] = field(default_factory=lambda: StateDelta().to_dict())
+    state: dict[str, Any] = field(default_factory=dict)
+    call_id: str = ""
+    session_id: str | None = None
+    replayed: bool = False
+    faked: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape: ``{"success", "output", "error", "state", "state_delta", "logs"}``,
+        plus ``"faked": true`` when a fake stood in for the tool."""
+        data = {
+            "success": self.success,
+            "output": self.output,
+            "error": self.error.to_dict() if self.error else None,
+            "state": self.state,
+            "state_delta": self.state_delta,
+            "logs": self.logs,
+        }
+        if self.faked:
+            data["faked"] = True
+        return data
+
+    def stored(self) -> dict[str, Any]:
+        """What a call record keeps, so a retry can answer without running."""
+        return {**self.to_dict(), "state": None}
+
+    @classmethod
+    def from_record(cls, record: CallRecord, state: dict[str, Any]) -> ToolResult:
+        """The stored result of an earlier run, replayed."""
+        data = record.result or {}
+        error = data.get("error")
+        return cls(
+            success=bool(data.get("success")),
+            output=data.get("output"),
+            error=error_from_dict(error) if error else None,
+            logs=data.get("logs", ""),
+            state_delta=data.get("state_delta") or StateDelta().to_dict(),
+            state=state,
+            call_id=record.call_id,
+            session_id=record.session_id,
+            replayed=True,
+            faked=bool(data.get("faked")),
+        )
