@@ -1,9 +1,12 @@
 """One conformance suite for every session store, parametrized over store URLs.
 
-A new store joins by adding its URL to ``STORE_URLS`` (or, for a server the machine may not
-run, to the environment variable ``TOOLPEN_TEST_STORE_URLS``, space separated); stores shared
-between processes also run the multi-process test. The last section tests what only
-``sqlite:///`` has: its URL rules, its file and its schema version.
+A new store joins by adding its URL to ``STORE_URLS``; stores shared between processes also
+run the multi-process tests. Server stores come from the environment variable
+``TOOLPEN_TEST_STORE_URLS`` (space separated; by default the PostgreSQL and Redis servers that
+``eval "$(bash scripts/test-services.sh)"`` starts). Each test gets a fresh namespace on the
+server (a schema, a key prefix), removed afterwards. A server that does not answer skips its
+tests, except under ``CI=true``, where it fails them. The last sections test what only one
+store has: SQLite's URL rules, file and schema version; the server stores' own edges.
 """
 
 from __future__ import annotations
@@ -14,24 +17,76 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
+from typing import TypeVar
 
+import psycopg
 import pytest
+import redis
 
 from runtime.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
 from runtime.session import StateDelta, call_events
 from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store
 
-STORE_URLS = ["memory://", "sqlite:///{tmp}/sessions.db"]
-STORE_URLS += os.environ.get("TOOLPEN_TEST_STORE_URLS", "").split()
+T = TypeVar("T")
+
+SERVER_URLS = os.environ.get(
+    "TOOLPEN_TEST_STORE_URLS",
+    "postgresql://toolpen:toolpen@127.0.0.1:55432/toolpen redis://127.0.0.1:56379/0",
+).split()
+STORE_URLS = ["memory://", "sqlite:///{tmp}/sessions.db", *SERVER_URLS]
 SHARED_ACROSS_PROCESSES = ("sqlite://", "postgresql://", "redis://")
+POSTGRES_URLS = [url for url in SERVER_URLS if url.startswith("postgresql://")]
+REDIS_URLS = [url for url in SERVER_URLS if url.startswith(("redis://", "rediss://"))]
+
+
+def connect_or_skip(url: str, connect: Callable[[], T]) -> T:
+    """``connect()``; if the server does not answer, skip the test (fail it when ``CI=true``)."""
+    try:
+        return connect()
+    except (psycopg.OperationalError, redis.ConnectionError) as exc:
+        reason = f"no server at {url}: {exc}".strip()
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason} (CI must run every store: .ci/run starts the servers)")
+        pytest.skip(f'{reason}; start it with: eval "$(bash scripts/test-services.sh)"')
+
+
+def fresh_postgres(url: str) -> Iterator[str]:
+    """``url`` on a new, empty schema, dropped afterwards."""
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    with connect_or_skip(url, lambda: psycopg.connect(url, autocommit=True, connect_timeout=5)) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        try:
+            yield f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+        finally:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def fresh_redis(url: str) -> Iterator[str]:
+    """``url`` with a new key prefix, its keys deleted afterwards."""
+    prefix = f"test-{uuid.uuid4().hex[:16]}"
+    client = redis.Redis.from_url(url, socket_connect_timeout=5)
+    connect_or_skip(url, client.ping)
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}prefix={prefix}"
+    finally:
+        for key in client.scan_iter(f"{prefix}:*"):
+            client.delete(key)
+        client.close()
 
 
 @pytest.fixture(params=STORE_URLS)
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return str(request.param).format(tmp=tmp_path)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    url = str(request.param).format(tmp=tmp_path)
+    if url.startswith("postgresql://"):
+        yield from fresh_postgres(url)
+    elif url.startswith(("redis://", "rediss://")):
+        yield from fresh_redis(url)
+    else:
+        yield url
 
 
 @pytest.fixture

@@ -1,7 +1,11 @@
-"""Session stores, chosen by URL: ``memory://`` and ``sqlite:///path`` (the default).
+"""Session stores, chosen by URL: ``memory://``, ``sqlite:///path`` (the default),
+``postgresql://...`` and ``redis://...``.
 
 SQLite URLs follow SQLAlchemy: ``sqlite:///relative/path.db`` (three slashes, relative to the
-working directory) and ``sqlite:////absolute/path.db`` (four).
+working directory) and ``sqlite:////absolute/path.db`` (four). PostgreSQL URLs are libpq's
+(``postgresql://user:password@host:5432/db``); Redis URLs are redis-py's
+(``redis://host:6379/0``, ``rediss://`` for TLS), plus ``?prefix=name`` for the key prefix.
+The server stores are imported when first opened, so the others do not load their drivers.
 """
 
 from __future__ import annotations
@@ -23,4 +27,14 @@ def open_store(url: str = DEFAULT_STORE_URL) -> Store:
     path = url.removeprefix("sqlite:///")
     if url.startswith("sqlite:///") and path not in ("", ":memory:"):
         return SqliteStore(path)
-    raise InvalidArguments(f"unknown store URL {url!r}: use memory:// or sqlite:///path")
+    if url.startswith("postgresql://"):
+        from runtime.store.postgres import PostgresStore
+
+        return PostgresStore(url)
+    if url.startswith(("redis://", "rediss://")):
+        from runtime.store.redis_store import RedisStore
+
+        return RedisStore(url)
+    raise InvalidArguments(
+        f"unknown store URL {url!r}: use memory://, sqlite:///path, postgresql://... or redis://..."
+    )

@@ -1,0 +1,339 @@
+"""``redis://``: sessions in Redis (redis-py), shared by processes and machines.
+
+Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
+
+    P:session:ID     hash    app_name, user_id, create_time, last_update_time
+    P:sessions       zset    session id -> last update time
+    P:state:OWNER    hash    state key -> JSON value; OWNER is the JSON [app, user, session] of a scope
+    P:events:ID      list    JSON events, oldest first
+    P:calls:ID       hash    call id -> JSON call record
+    P:lock:ID        string  the session lock's token while it is held
+
+Every write is an optimistic transaction: WATCH the keys it reads, check them, then queue the
+writes in one MULTI/EXEC (run again if a watched key changed), so a commit applies whole or not
+at all. State keys are set and deleted one by one (HSET/HDEL), so ``app:`` and ``user:`` keys
+written by concurrent sessions merge key by key. One server only: a transaction spans keys of
+many sessions, which Redis Cluster would spread over slots.
+
+Session locks: redis-py's ``Lock`` (``SET NX PX`` with a random token, released by a Lua
+compare-and-delete) with a time to live of ``LOCK_TTL`` seconds, renewed every third of it by a
+thread while the block runs. A holder that dies frees the session within ``LOCK_TTL``. If a live
+holder stalls past its TTL and another takes the lock, its commit fails and changes nothing:
+``commit_call`` watches the lock key and checks its token when this thread holds the lock.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis
+from redis.client import Pipeline
+from redis.lock import Lock
+
+from runtime.errors import NotFound, Timeout, ToolpenError
+from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
+from runtime.store.base import (
+    LOCK_TIMEOUT,
+    StateOwner,
+    Store,
+    already_finished,
+    never_begun,
+    poll_lock,
+    scoped_parts,
+    state_owners,
+)
+
+LOCK_TTL = 3.0
+"""Seconds a session lock outlives a holder that stopped renewing it (died or stalled)."""
+
+T = TypeVar("T")
+
+
+def split_prefix(url: str) -> tuple[str, str]:
+    """The URL without its ``prefix`` query parameter, and the key prefix (``toolpen``)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefix = next((value for name, value in query if name == "prefix"), "toolpen")
+    rest = urlencode([(name, value) for name, value in query if name != "prefix"])
+    return urlunsplit(parts._replace(query=rest)), prefix
+
+
+def _dumps(value: Any) -> str:
+    return encode_json(value, "a value")
+
+
+class RedisStore(Store):
+    """Sessions in one Redis server, named by a redis-py URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        client_url, self._prefix = split_prefix(url)
+        parts = urlsplit(client_url)
+        self._name = f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}{parts.path}"
+        self._client = redis.Redis.from_url(
+            client_url, decode_responses=True, socket_timeout=30, socket_connect_timeout=10
+        )
+        self._sessions_key = f"{self._prefix}:sessions"
+        self._held = threading.local()  # .tokens: session id -> lock token, of this thread
+        with self._errors():
+            self._client.ping()
+
+    def _key(self, kind: str, name: str) -> str:
+        return f"{self._prefix}:{kind}:{name}"
+
+    def _state_key(self, owner: StateOwner) -> str:
+        return self._key("state", json.dumps(list(owner)))
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Redis's errors as a ``ToolpenError``."""
+        try:
+            yield
+        except redis.RedisError as exc:
+            raise ToolpenError(f"session store {self._name}: {exc}") from exc
+
+    def _transaction(self, func: Callable[[Pipeline], T], *watched: str) -> T:
+        """Run ``func`` (reads, then ``pipe.multi()`` and writes) until no watched key changed."""
+        with self._errors():
+            return self._client.transaction(func, *watched, value_from_callable=True)
+
+    def close(self) -> None:
+        self._client.close()
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def get_session(self, session_id: str) -> Session | None:
+        meta_key = self._key("session", session_id)
+        with self._errors():
+            app_name, user_id = self._client.hmget(meta_key, "app_name", "user_id")
+            if app_name is None:
+                return None
+            with self._client.pipeline(transaction=True) as pipe:  # one snapshot
+                pipe.hgetall(meta_key)
+                for owner in state_owners(app_name, user_id, session_id):
+                    pipe.hgetall(self._state_key(owner))
+                pipe.lrange(self._key("events", session_id), 0, -1)
+                meta, *scopes, events = pipe.execute()
+        if (meta.get("app_name"), meta.get("user_id")) != (app_name, user_id):
+            return self.get_session(session_id)  # deleted, or deleted and created again, meanwhile
+        state = {key: json.loads(value) for scope in scopes for key, value in scope.items()}
+        return Session(
+            id=session_id,
+            app_name=app_name,
+            user_id=user_id,
+            state=state,
+            events=[Event.model_validate_json(event) for event in events],
+            last_update_time=float(meta["last_update_time"]),
+        )
+
+    def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
+        fields = ("app_name", "user_id", "last_update_time")
+        with self._errors():
+            ids = self._client.zrange(self._sessions_key, 0, -1)
+            with self._client.pipeline(transaction=False) as pipe:
+                for session_id in ids:
+                    pipe.hmget(self._key("session", session_id), *fields)
+                    pipe.llen(self._key("events", session_id))
+                replies = pipe.execute()
+        summaries = [
+            SessionSummary(id=session_id, event_count=count, **dict(zip(fields, meta, strict=True)))
+            for session_id, meta, count in zip(ids, replies[::2], replies[1::2], strict=True)
+            if meta[0] is not None  # deleted meanwhile
+            and app_name in (None, meta[0])
+            and user_id in (None, meta[1])
+        ]
+        return sorted(summaries, key=lambda s: s.last_update_time, reverse=True)
+
+    def delete_session(self, session_id: str) -> bool:
+        meta_key = self._key("session", session_id)
+
+        def delete(pipe: Pipeline) -> bool:
+            app_name, user_id = pipe.hmget(meta_key, "app_name", "user_id")
+            if app_name is None:
+                return False
+            pipe.multi()
+            pipe.delete(
+                meta_key,
+                self._key("events", session_id),
+                self._key("calls", session_id),
+                self._state_key((app_name, user_id, session_id)),
+            )
+            pipe.zrem(self._sessions_key, session_id)
+            return True
+
+        return self._transaction(delete, meta_key)
+
+    # -- locking --------------------------------------------------------------------------
+
+    def _tokens(self) -> dict[str, str]:
+        """The lock tokens this thread holds, by session id."""
+        if not hasattr(self._held, "tokens"):
+            self._held.tokens = {}
+        return self._held.tokens
+
+    @contextmanager
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+        held = self._client.lock(
+            self._key("lock", session_id), timeout=LOCK_TTL, thread_local=False, raise_on_release_error=False
+        )
+        with self._errors():
+            poll_lock(lambda: held.acquire(blocking=False), session_id, timeout)
+        stop = threading.Event()
+        renewer = threading.Thread(
+            target=_renew, args=(held, stop), name=f"renew lock {session_id}", daemon=True
+        )
+        renewer.start()
+        self._tokens()[session_id] = held.local.token.decode()  # redis-py keeps it as bytes
+        try:
+            yield
+        finally:
+            del self._tokens()[session_id]
+            stop.set()
+            renewer.join()
+            with self._errors():
+                held.release()  # a lock that expired meanwhile is left alone
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        with self._errors():
+            data = self._client.hget(self._key("calls", session_id), call_id)
+        return None if data is None else CallRecord.model_validate_json(data)
+
+    # -- primitives -----------------------------------------------------------------------
+
+    def _insert_session(
+        self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
+    ) -> bool:
+        meta_key = self._key("session", session_id)
+
+        def insert(pipe: Pipeline) -> bool:
+            if pipe.exists(meta_key):
+                return False
+            pipe.multi()
+            pipe.hset(
+                meta_key,
+                mapping={
+                    "app_name": app_name,
+                    "user_id": user_id,
+                    "create_time": now,
+                    "last_update_time": now,
+                },
+            )
+            pipe.zadd(self._sessions_key, {session_id: now})
+            self._queue_delta(pipe, session_id, app_name, user_id, delta)
+            return True
+
+        return self._transaction(insert, meta_key)
+
+    def _begin_call(self, record: CallRecord) -> CallRecord | None:
+        meta_key = self._key("session", record.session_id)
+        calls_key = self._key("calls", record.session_id)
+
+        def begin(pipe: Pipeline) -> CallRecord | None:
+            if not pipe.exists(meta_key):
+                raise NotFound(f"session {record.session_id!r} not found")
+            existing = pipe.hget(calls_key, record.call_id)
+            if existing is not None:
+                return CallRecord.model_validate_json(existing)
+            pipe.multi()
+            pipe.hset(calls_key, record.call_id, record.model_dump_json())
+            return None
+
+        return self._transaction(begin, meta_key, calls_key)
+
+    def _commit_call(
+        self,
+        session_id: str,
+        call_id: str,
+        delta: StateDelta,
+        events: list[Event],
+        result: dict[str, Any],
+        now: float,
+    ) -> None:
+        meta_key = self._key("session", session_id)
+        lock_key = self._key("lock", session_id)
+        token = self._tokens().get(session_id)
+
+        def commit(pipe: Pipeline) -> None:
+            app_name, user_id = self._owner(pipe, session_id)
+            finished = self._finished(pipe, session_id, call_id, "succeeded", result, now)
+            if token is not None and pipe.get(lock_key) != token:
+                raise Timeout(
+                    f"session {session_id!r}: its lock expired before the commit; nothing was stored"
+                )
+            pipe.multi()
+            self._queue_delta(pipe, session_id, app_name, user_id, delta)
+            if events:
+                pipe.rpush(self._key("events", session_id), *[_dumps(event.to_dict()) for event in events])
+            pipe.hset(meta_key, "last_update_time", now)
+            pipe.zadd(self._sessions_key, {session_id: now})
+            pipe.hset(self._key("calls", session_id), call_id, finished)
+
+        watched = [meta_key, self._key("calls", session_id)] + ([lock_key] if token is not None else [])
+        self._transaction(commit, *watched)
+
+    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
+        calls_key = self._key("calls", session_id)
+
+        def fail(pipe: Pipeline) -> None:
+            self._owner(pipe, session_id)
+            finished = self._finished(pipe, session_id, call_id, "failed", result, now)
+            pipe.multi()
+            pipe.hset(calls_key, call_id, finished)
+
+        self._transaction(fail, self._key("session", session_id), calls_key)
+
+    # -- inside a transaction (watching the keys read) ------------------------------------
+
+    def _owner(self, pipe: Pipeline, session_id: str) -> tuple[str, str]:
+        app_name, user_id = pipe.hmget(self._key("session", session_id), "app_name", "user_id")
+        if app_name is None:
+            raise NotFound(f"session {session_id!r} not found")
+        return app_name, user_id
+
+    def _finished(
+        self,
+        pipe: Pipeline,
+        session_id: str,
+        call_id: str,
+        status: CallStatus,
+        result: dict[str, Any],
+        now: float,
+    ) -> str:
+        """The JSON of the call's record with its result; the call must be begun and unfinished."""
+        data = pipe.hget(self._key("calls", session_id), call_id)
+        if data is None:
+            raise never_begun(session_id, call_id)
+        record = CallRecord.model_validate_json(data)
+        if record.finished:
+            raise already_finished(session_id, call_id)
+        return record.model_copy(
+            update={"status": status, "result": result, "finished_at": now}
+        ).model_dump_json()
+
+    def _queue_delta(
+        self, pipe: Pipeline, session_id: str, app_name: str, user_id: str, delta: StateDelta
+    ) -> None:
+        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
+            key = self._state_key(owner)
+            if part.set:
+                pipe.hset(key, mapping={name: _dumps(value) for name, value in part.set.items()})
+            if part.deleted:
+                pipe.hdel(key, *part.deleted)
+
+
+def _renew(held: Lock, stop: threading.Event) -> None:
+    """Reset the lock's time to live every third of it until ``stop``, or until it is lost."""
+    while not stop.wait(LOCK_TTL / 3):
+        try:
+            held.reacquire()
+        except redis.exceptions.LockNotOwnedError:
+            return
+        except redis.RedisError:
+            continue  # the server is unreachable for now: try again at the next tick
