@@ -66,13 +66,18 @@ def _is_hook_name(name: str) -> bool:
     return name.endswith("_callback") or name.startswith("fake_")
 
 
+def _may_be_hook(name: str) -> bool:
+    """A hook's name, or a near miss worth reporting in a file of hooks (``after_tool_callbak``)."""
+    return _is_hook_name(name) or name.startswith(("before_", "after_"))
+
+
 def looks_like_hooks(source: str) -> bool:
-    """True when the source's first function is a callback or a fake (by its name)."""
+    """True when the source defines a callback or a fake (a function named ``*_callback`` or ``fake_*``)."""
     try:
         functions = _functions(parse_tool_source(source))
     except InvalidSource:
         return False
-    return bool(functions) and _is_hook_name(functions[0].name)
+    return any(_is_hook_name(function.name) for function in functions)
 
 
 def _signature_problem(
@@ -106,16 +111,13 @@ def _hook_of(function: ast.FunctionDef | ast.AsyncFunctionDef, source: str) -> H
 def hook_diagnostics(source: str) -> list[Diagnostic]:
     """Wrong callback or fake names and signatures, located."""
     functions = _functions(parse_tool_source(source))
-    return [
-        found
-        for found in (_hook_of(f, source) for f in functions if _is_hook_name(f.name))
-        if isinstance(found, Diagnostic)
-    ]
+    found = (_hook_of(function, source) for function in functions if _may_be_hook(function.name))
+    return [problem for problem in found if isinstance(problem, Diagnostic)]
 
 
 def parse_hooks(source: str) -> list[Hook]:
     """The callbacks and fakes a source defines; ``InvalidSource`` for a wrong name or signature."""
-    functions = [f for f in _functions(parse_tool_source(source)) if _is_hook_name(f.name)]
+    functions = [f for f in _functions(parse_tool_source(source)) if _may_be_hook(f.name)]
     if not functions:
         raise InvalidSource("no callback or fake function found (e.g. before_tool_callback, fake_tool_call)")
     hooks: list[Hook] = []

@@ -1,4 +1,8 @@
-"""Every finding about one tool file: schema, docstring, undefined names (pyflakes), sandbox policy."""
+"""Every finding about one tool file: schema, docstring, undefined names (pyflakes), sandbox policy.
+
+A file whose first function is a callback or a fake (``*_callback``, ``fake_*``) is checked
+for the callback names and signatures instead of a tool schema.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import ast
 from pyflakes import messages
 from pyflakes.checker import Checker
 
+from runtime.callbacks import hook_diagnostics, looks_like_hooks
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
@@ -39,10 +44,13 @@ def check_source(source: str) -> list[Diagnostic]:
         module = parse_tool_source(source)
     except InvalidSource as error:
         return [_from_error(error, "syntax")]
-    try:
-        diagnostics = list(spec_from_module(module).diagnostics)
-    except InvalidSource as error:
-        diagnostics = [_from_error(error, "schema")]
+    if looks_like_hooks(source):
+        diagnostics = hook_diagnostics(source)
+    else:
+        try:
+            diagnostics = list(spec_from_module(module).diagnostics)
+        except InvalidSource as error:
+            diagnostics = [_from_error(error, "schema")]
     diagnostics += pyflakes_diagnostics(module)
     diagnostics += policy_diagnostics(source)
     return sorted(set(diagnostics), key=lambda d: (d.line, d.col, d.level, d.message))

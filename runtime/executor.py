@@ -34,6 +34,7 @@ class Invocation:
     http_budget: RequestBudget
     calls: int = 0
     stack: list[str] = field(default_factory=list)
+    faked: bool = False
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -142,7 +143,7 @@ class Executor:
             replacement = self.run_hook(hook, {**values, "tool_response": output}, trail, invocation)
             if replacement is not None:
                 output = _callback_dict(hook, replacement)
-        return trail.outcome(output, faked=faked)
+        return trail.outcome(output, faked=invocation.faked)
 
     def _fake(
         self, tool: Tool, values: dict[str, Any], trail: Trail, invocation: Invocation
@@ -151,6 +152,7 @@ class Executor:
             if hook.target in (None, tool.name):
                 output = self.run_hook(hook, values, trail, invocation)
                 if output is not None:
+                    invocation.faked = True
                     return output, True
         return None, False
 

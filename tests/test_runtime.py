@@ -170,6 +170,7 @@ SAMPLE_ARGS = {
     "get_current_weather": {"location": "Boston, MA", "unit": "fahrenheit"},
     "lookup_order": {"order_id": "a-1001"},
     "book_table": {"date": "2026-11-30", "time": "19:30", "party_size": 4},
+    "issue_refund": {"order_id": "A-1001", "amount": 40, "reason": "late"},
 }
 
 SAMPLE_OUTPUTS = {
@@ -197,6 +198,7 @@ SAMPLE_OUTPUTS = {
         "days_left": 3,
     },
     "book_table": {"status": "confirm", "summary": "A table for 4 on 2026-11-30 at 19:30."},
+    "issue_refund": {"status": "refunded", "refund_id": "RF-0001", "order_id": "A-1001", "amount": 40},
 }
 
 

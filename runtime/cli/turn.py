@@ -1,0 +1,134 @@
+"""`toolpen turn`: a scripted agent turn (the calls a model would make) with callbacks and fakes.
+
+A turn file (JSON or YAML) names the session, the context, what the runtime registers (paths
+relative to the file) and the calls in order::
+
+    {"session": "s1", "context": {...}, "tools": ["../t.py"], "openapi": {"crm": "../crm.yaml"},
+     "callbacks": ["../guard.py"], "fakes": ["../fake.py"],
+     "calls": [{"tool": "t", "args": {...}}]}
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+from rich.console import Console
+
+from runtime.cli.app import app
+from runtime.cli.run import exit_code, print_result
+from runtime.cli.setup import (
+    AllowHostOption,
+    AuthOption,
+    CallbacksOption,
+    Extras,
+    FakesOption,
+    OpenApiOption,
+    ToolsOption,
+    build_runtime,
+    read_source,
+)
+from runtime.errors import InvalidArguments, ToolpenError
+from runtime.results import ToolResult
+from runtime.runtime import Runtime
+from runtime.store import DEFAULT_STORE_URL
+
+
+def _read_turn(path: Path) -> dict[str, Any]:
+    try:
+        script = yaml.safe_load(read_source(path))
+    except yaml.YAMLError as error:
+        raise InvalidArguments(f"{path} is not valid JSON or YAML: {error}") from None
+    if not isinstance(script, dict) or not isinstance(script.get("calls"), list):
+        raise InvalidArguments(f'{path} must be an object with a "calls" list')
+    return script
+
+
+def _script_extras(script: dict[str, Any], base: Path) -> Extras:
+    def paths(key: str) -> list[Path]:
+        return [base / item for item in script.get(key) or []]
+
+    openapi = {name: str(base / spec) for name, spec in (script.get("openapi") or {}).items()}
+    return Extras(tools=paths("tools"), openapi=openapi, callbacks=paths("callbacks"), fakes=paths("fakes"))
+
+
+def _merged(first: Extras, second: Extras) -> Extras:
+    return Extras(
+        tools=first.tools + second.tools,
+        openapi={**first.openapi, **second.openapi},
+        auth={**first.auth, **second.auth},
+        allow_hosts=first.allow_hosts + second.allow_hosts,
+        callbacks=first.callbacks + second.callbacks,
+        fakes=first.fakes + second.fakes,
+    )
+
+
+def _play(rt: Runtime, script: dict[str, Any], session: str) -> list[tuple[str, ToolResult]]:
+    """Run the turn: before_agent callbacks, the calls in order, after_agent callbacks."""
+    context = dict(script.get("context") or {})
+    rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
+    steps: list[tuple[str, ToolResult]] = []
+    if rt.hooks.get("before_agent"):
+        before = rt.run_callbacks("before_agent", session_id=session, context=context)
+        steps.append(("before_agent_callback", before))
+        if not before.success or before.output is not None:
+            return steps
+    for call in script["calls"]:
+        steps.append(
+            (call["tool"], rt.call(call["tool"], call.get("args") or {}, context=context, session_id=session))
+        )
+    if rt.hooks.get("after_agent"):
+        steps.append(
+            ("after_agent_callback", rt.run_callbacks("after_agent", session_id=session, context=context))
+        )
+    return steps
+
+
+@app.command("turn")
+def run_turn(
+    file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls, ...")],
+    store: Annotated[str, typer.Option("--store", help="Session store URL.")] = DEFAULT_STORE_URL,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Session id (default: the script's).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")] = False,
+    tools: ToolsOption = None,
+    openapi: OpenApiOption = None,
+    auth: AuthOption = None,
+    allow_host: AllowHostOption = None,
+    callbacks: CallbacksOption = None,
+    fakes: FakesOption = None,
+) -> None:
+    """Run a scripted agent turn in one session and show each call, its callbacks and the state after.
+
+    Exit 0 when every call succeeded, 1 when one failed, 2 when the script or a source is unusable.
+    """
+    steps: list[tuple[str, ToolResult]] = []
+    state: dict[str, Any] = {}
+    try:
+        script = _read_turn(file)
+        extras = _merged(
+            _script_extras(script, file.parent),
+            Extras.from_options(tools, openapi, auth, allow_host, callbacks, fakes),
+        )
+        session_id = session or str(script.get("session") or "turn")
+        with build_runtime(store, extras) as rt:
+            steps = _play(rt, script, session_id)
+            state = rt.store.require_session(session_id).state
+    except ToolpenError as error:
+        steps.append(("turn", ToolResult(success=False, error=error)))
+    code = max((exit_code(result) for _, result in steps), default=0)
+    if as_json:
+        calls = [{"name": name, **result.to_dict(), "state": None} for name, result in steps]
+        typer.echo(json.dumps({"success": code == 0, "calls": calls, "state": state}, ensure_ascii=False))
+    else:
+        console = Console(highlight=False)
+        for name, result in steps:
+            print_result(console, name, result)
+            console.print()
+        console.print("[bold]session state after the turn[/bold]")
+        console.print_json(json.dumps(state, ensure_ascii=False))
+    raise typer.Exit(code)
