@@ -29,7 +29,9 @@ import redis
 
 from runtime.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
 from runtime.session import StateDelta, call_events
-from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store
+from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store, redis_store
+from runtime.store.postgres import PostgresStore
+from runtime.store.redis_store import RedisStore, split_prefix
 
 T = TypeVar("T")
 
@@ -442,3 +444,76 @@ def test_sqlite_errors_are_structured(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_bytes(b"this is not a database" * 100)
     with pytest.raises(ToolpenError, match="junk.db: file is not a database"):
         SqliteStore(tmp_path / "junk.db")
+
+
+# -- postgresql:// and redis:// only -------------------------------------------------------
+
+
+@pytest.fixture(params=POSTGRES_URLS)
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    yield from fresh_postgres(request.param)
+
+
+@pytest.fixture(params=REDIS_URLS)
+def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
+    yield from fresh_redis(request.param)
+
+
+def test_server_urls_open_their_stores(postgres_url: str, redis_url: str) -> None:
+    with open_store(postgres_url) as postgres, open_store(redis_url) as in_redis:
+        assert isinstance(postgres, PostgresStore) and postgres.url == postgres_url
+        assert isinstance(in_redis, RedisStore) and in_redis.url == redis_url
+    assert split_prefix("redis://h:1/2?prefix=p&socket_timeout=3") == ("redis://h:1/2?socket_timeout=3", "p")
+    assert split_prefix("redis://h:1/2") == ("redis://h:1/2", "toolpen")
+
+
+def test_server_errors_are_structured_and_hide_the_password() -> None:
+    with pytest.raises(ToolpenError, match=r"postgresql://127\.0\.0\.1:1/db") as refused:
+        open_store("postgresql://user:secret@127.0.0.1:1/db")
+    with pytest.raises(ToolpenError, match=r"redis://127\.0\.0\.1:1/0") as unreachable:
+        open_store("redis://:secret@127.0.0.1:1/0")
+    assert "secret" not in str(refused.value) + str(unreachable.value)
+
+
+def test_postgres_refuses_nul_in_state_and_changes_nothing(postgres_url: str) -> None:
+    with open_store(postgres_url) as store:
+        store.create_session("app", "ana", "s1", {"k": 1})
+        store.begin_call("s1", "c1", "tool", {})
+        with pytest.raises(InvalidState, match="cannot be stored"):
+            store.commit_call("s1", "c1", StateDelta({"k": "a\x00b", "app:x": 1}), [], {"output": 1})
+        assert store.require_session("s1").state == {"k": 1}
+        assert store.get_call("s1", "c1").status == "started"  # type: ignore[union-attr]
+
+
+def test_postgres_refuses_an_unknown_schema_version(postgres_url: str) -> None:
+    open_store(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE toolpen_schema SET version = 99")
+    with pytest.raises(ToolpenError, match="schema version 99"):
+        open_store(postgres_url)
+
+
+def test_redis_lock_is_renewed_while_held(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(redis_store, "LOCK_TTL", 0.3)
+    with open_store(redis_url) as store:
+        store.create_session("app", "ana", "s1")
+        with store.lock("s1"):
+            time.sleep(1.0)  # more than three times its time to live
+            with pytest.raises(Timeout, match="busy"), store.lock("s1", timeout=0.1):
+                pass
+            run_call(store, "s1", "c1", StateDelta({"n": 1}))
+        assert store.require_session("s1").state == {"n": 1}
+
+
+def test_redis_commit_fails_when_the_lock_was_lost(redis_url: str) -> None:
+    with open_store(redis_url) as store:
+        store.create_session("app", "ana", "s1", {"n": 0})
+        with store.lock("s1"):
+            store.begin_call("s1", "c1", "tool", {})
+            server_url, prefix = split_prefix(redis_url)
+            with redis.Redis.from_url(server_url) as client:  # the lock expired and was taken
+                client.set(f"{prefix}:lock:s1", "another holder")
+            with pytest.raises(Timeout, match="lock expired"):
+                store.commit_call("s1", "c1", StateDelta({"n": 1}), [], {"output": 1})
+        assert store.require_session("s1").state == {"n": 0}
+        assert store.get_call("s1", "c1").status == "started"  # type: ignore[union-attr]

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -178,9 +178,7 @@ class RedisStore(Store):
 
     @contextmanager
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-        held = self._client.lock(
-            self._key("lock", session_id), timeout=LOCK_TTL, thread_local=False, raise_on_release_error=False
-        )
+        held = self._client.lock(self._key("lock", session_id), timeout=LOCK_TTL, thread_local=False)
         with self._errors():
             poll_lock(lambda: held.acquire(blocking=False), session_id, timeout)
         stop = threading.Event()
@@ -195,8 +193,8 @@ class RedisStore(Store):
             del self._tokens()[session_id]
             stop.set()
             renewer.join()
-            with self._errors():
-                held.release()  # a lock that expired meanwhile is left alone
+            with self._errors(), suppress(redis.exceptions.LockNotOwnedError):
+                held.release()  # one that expired meanwhile is no longer ours to release
 
     # -- calls ----------------------------------------------------------------------------
 
