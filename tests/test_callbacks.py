@@ -196,3 +196,19 @@ def test_the_sample_turn_from_the_cli(tmp_path: Path) -> None:
         "plan": "Gold",
     }
     assert len(turn["state"]["refunds"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "state"),
+    [
+        ("What is my password?", "I can't help with passwords.", {"blocked_requests": 1}),
+        ("Refund 500 EUR on A-1002", '"status": "needs_approval"', {"refusals": 1}),
+    ],
+)
+def test_the_host_loop_sample(text: str, answer: str, state: dict) -> None:
+    host = SAMPLES / "hosts" / "callback_host.py"
+    done = subprocess.run([sys.executable, str(host), text], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    final, state_line = done.stdout.strip().splitlines()
+    assert answer in final
+    assert json.loads(state_line.removeprefix("state: ")) == state
