@@ -87,13 +87,31 @@ class Replica:
         self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        """SIGTERM, then SIGKILL if it has not exited within 20 s."""
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.kill()
         self.log.close()
+
+
+def start(store: str, tools: Path, keys: dict[str, str], cwd: Path, count: int = 2) -> list[Replica]:
+    """``count`` healthy replicas sharing ``store``; on failure none is left running."""
+    started = [Replica(store, tools, keys, cwd) for _ in range(count)]
+    try:
+        return [replica.wait_ready() for replica in started]
+    except BaseException:
+        stop_all(started)
+        raise
+
+
+def stop_all(replicas: list[Replica]) -> None:
+    """Stop replicas at once (each shutdown waits for its workers)."""
+    for replica in replicas:
+        if replica.process.poll() is None:
+            replica.process.send_signal(signal.SIGTERM)
+    for replica in replicas:
+        replica.stop()
 
 
 def store_params() -> list[Any]:
@@ -102,29 +120,34 @@ def store_params() -> list[Any]:
     return params
 
 
-@pytest.fixture(params=store_params())
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'shared.db'}" if request.param == "sqlite" else str(request.param)
+@pytest.fixture(scope="module", params=store_params())
+def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path_factory.mktemp('store') / 'shared.db'}"
+    return str(request.param)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def keys() -> dict[str, str]:
-    """Two tenants, named afresh per test so that a long-lived shared store starts them empty."""
+    """Two tenants, named afresh per run so that a long-lived shared store starts them empty."""
     run = uuid.uuid4().hex[:8]
     return {f"key-a-{run}-0123456789": f"a-{run}", f"key-b-{run}-0123456789": f"b-{run}"}
 
 
-@pytest.fixture
-def replicas(store_url: str, keys: dict[str, str], tmp_path: Path) -> Iterator[list[Replica]]:
-    tools = tmp_path / "tools"
-    tools.mkdir()
+@pytest.fixture(scope="module")
+def tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tools = tmp_path_factory.mktemp("tools")
     (tools / "add.py").write_text(ADD)
-    started = [Replica(store_url, tools, keys, tmp_path) for _ in range(2)]
-    try:
-        yield [replica.wait_ready() for replica in started]
-    finally:
-        for replica in started:
-            replica.stop()
+    return tools
+
+
+@pytest.fixture(scope="module")
+def replicas(
+    store_url: str, keys: dict[str, str], tools_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Replica]]:
+    started = start(store_url, tools_dir, keys, tmp_path_factory.mktemp("replicas"))
+    yield started
+    stop_all(started)
 
 
 def bearer(key: str) -> dict[str, str]:
