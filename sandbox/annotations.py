@@ -4,7 +4,8 @@ pydantic, dataclasses and ``typing.get_type_hints`` evaluate annotation strings 
 outside the guards. So every annotation must be a *plain type expression*: names and dotted
 names (public, not blocked), subscripts of those, ``|``, tuples and lists of those, and
 ``None`` / ``...`` / str / int / bool constants; a string is parsed and held to the same rule,
-except inside ``Literal[...]`` where strings are values. The compile-time policy checks the
+except inside ``Literal[...]`` where strings are values. ``Annotated[T, ...]`` metadata may be
+literals or ``Field(...)`` with literal arguments (and must resolve to pydantic's ``Field``). The compile-time policy checks the
 source; ``install_forward_ref_hook`` checks every ``typing.ForwardRef`` tool code creates, and
 every value such a reference resolves to, at run time.
 """
@@ -17,6 +18,8 @@ import sys
 import types
 import typing
 from typing import Any
+
+import pydantic
 
 from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse
 
@@ -75,6 +78,8 @@ def _check(node: ast.expr, problems: list[Problem]) -> None:
         _check_dotted(node.value, problems)
         if _is_literal(node.value):
             _check_literal_values(node.slice, problems)
+        elif _is_annotated(node.value):
+            _check_annotated(node.slice, problems)
         else:
             _check(node.slice, problems)
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
@@ -102,6 +107,48 @@ def _check_dotted(node: ast.expr, problems: list[Problem]) -> None:
 def _is_literal(node: ast.expr) -> bool:
     name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
     return name == "Literal"
+
+
+def _is_annotated(node: ast.expr) -> bool:
+    name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+    return name == "Annotated"
+
+
+def _is_constant_value(node: ast.expr) -> bool:
+    """A literal: constants, and tuples, lists, sets and dicts of them (what ``ast.literal_eval`` takes)."""
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _is_field_call(node: ast.expr) -> bool:
+    """``Field(...)`` or ``pydantic.Field(...)`` with literal arguments only."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    named = (isinstance(func, ast.Name) and func.id == "Field") or (
+        isinstance(func, ast.Attribute) and func.attr == "Field" and isinstance(func.value, ast.Name)
+    )
+    literal_arguments = all(_is_constant_value(arg) for arg in node.args) and all(
+        keyword.arg is not None and _is_constant_value(keyword.value) for keyword in node.keywords
+    )
+    return named and literal_arguments
+
+
+def _check_annotated(node: ast.expr, problems: list[Problem]) -> None:
+    """``Annotated[T, metadata...]``: T a plain type; metadata literals or ``Field(...)`` of literals."""
+    if not (isinstance(node, ast.Tuple) and len(node.elts) >= 2):
+        problems.append((node, "Annotated takes a type and at least one piece of metadata"))
+        return
+    _check(node.elts[0], problems)
+    for metadata in node.elts[1:]:
+        if not (_is_constant_value(metadata) or _is_field_call(metadata)):
+            message = (
+                f"Annotated metadata {ast.unparse(metadata)!r} must be a literal or Field(...) of literals"
+            )
+            problems.append((metadata, message))
 
 
 def _check_literal_values(node: ast.expr, problems: list[Problem]) -> None:
@@ -145,6 +192,12 @@ def _resolve_checked(node: ast.expr, namespaces: list[Any]) -> None:
         value = _lookup(node, namespaces)
         if value is not _MISSING and not _is_type_value(value):
             refuse(f"annotation name {ast.unparse(node)!r} does not name a type")
+    elif isinstance(node, ast.Subscript) and _is_annotated(node.value) and isinstance(node.slice, ast.Tuple):
+        _resolve_checked(node.value, namespaces)
+        _resolve_checked(node.slice.elts[0], namespaces)
+        for metadata in node.slice.elts[1:]:
+            if isinstance(metadata, ast.Call) and _lookup(metadata.func, namespaces) is not pydantic.Field:
+                refuse(f"{ast.unparse(metadata.func)!r} in Annotated metadata is not pydantic's Field")
     elif isinstance(node, ast.Subscript):
         _resolve_checked(node.value, namespaces)
         if not _is_literal(node.value):

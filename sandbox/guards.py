@@ -13,6 +13,7 @@ import operator
 import string
 import sys
 import types
+import typing
 from _string import formatter_field_name_split as _formatter_field_name_split
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
@@ -221,6 +222,27 @@ def guarded_type(*args: Any) -> type:
     if issubclass(kind, type):
         refuse("type() of a class is not available")
     return kind
+
+
+def _without_metaclasses(value: Any) -> Any:
+    """``value`` (a type, or a tuple/list of them) unless it holds ``type`` or another metaclass."""
+    items = value if isinstance(value, tuple | list) else (value,)
+    for item in items:
+        if isinstance(item, list):
+            _without_metaclasses(item)
+        elif isinstance(item, type) and issubclass(item, type):
+            refuse("typing introspection may not return a metaclass such as type")
+    return value
+
+
+def guarded_get_origin(annotation: Any) -> Any:
+    """``typing.get_origin``, except that ``get_origin(Type[int])`` does not hand out ``type``."""
+    return _without_metaclasses(typing.get_origin(annotation))
+
+
+def guarded_get_args(annotation: Any) -> tuple[Any, ...]:
+    """``typing.get_args``, refusing results that hold a metaclass."""
+    return _without_metaclasses(typing.get_args(annotation))
 
 
 class SafeFormatter(string.Formatter):

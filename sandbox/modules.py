@@ -122,6 +122,8 @@ _LEFT_OUT: dict[str, frozenset[str]] = {
 }
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
+    # get_origin(Type[int]) is the real ``type``, a class factory
+    "typing": {"get_origin": guards.guarded_get_origin, "get_args": guards.guarded_get_args},
 }
 _UNSHAREABLE_KINDS = (types.ModuleType, dict, list, set, bytearray)
 
