@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from runtime.errors import InvalidState, NotFound, ToolpenError
@@ -102,6 +102,18 @@ def _dumps(value: Any) -> str:
     return encode_json(value, "a value")
 
 
+def _pool(url: str, *, min_size: int, max_size: int) -> ConnectionPool[psycopg.Connection[DictRow]]:
+    """A pool of autocommit connections whose rows are dicts."""
+    return ConnectionPool(
+        url,
+        connection_class=psycopg.Connection[DictRow],
+        kwargs={"autocommit": True, "row_factory": dict_row},
+        min_size=min_size,
+        max_size=max_size,
+        open=True,
+    )
+
+
 def _display_name(url: str) -> str:
     """The URL without its password, for messages."""
     parts = conninfo_to_dict(url)
@@ -116,11 +128,8 @@ class PostgresStore(Store):
         self._name = _display_name(url)
         with self._errors(), psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
             self._create_schema(conn)
-        options = {"autocommit": True, "row_factory": dict_row}
-        self._pool = ConnectionPool(url, kwargs=options, min_size=1, max_size=POOL_SIZE, open=True)
-        self._lock_pool = ConnectionPool(
-            url, kwargs=options, min_size=0, max_size=LOCK_CONNECTIONS, open=True
-        )
+        self._pool = _pool(url, min_size=1, max_size=POOL_SIZE)
+        self._lock_pool = _pool(url, min_size=0, max_size=LOCK_CONNECTIONS)
 
     # -- connections and transactions -----------------------------------------------------
 
@@ -135,12 +144,12 @@ class PostgresStore(Store):
             raise ToolpenError(f"session store {self._name}: {exc}") from exc
 
     @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def _connection(self) -> Iterator[psycopg.Connection[DictRow]]:
         with self._errors(), self._pool.connection() as conn:
             yield conn
 
     @contextmanager
-    def _transaction(self) -> Iterator[psycopg.Connection[dict[str, Any]]]:
+    def _transaction(self) -> Iterator[psycopg.Connection[DictRow]]:
         """One transaction: committed, or rolled back on any error."""
         with self._connection() as conn, conn.transaction():
             yield conn

@@ -28,7 +28,7 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
@@ -100,7 +100,8 @@ class RedisStore(Store):
     def _transaction(self, func: Callable[[Pipeline], T], *watched: str) -> T:
         """Run ``func`` (reads, then ``pipe.multi()`` and writes) until no watched key changed."""
         with self._errors():
-            return self._client.transaction(func, *watched, value_from_callable=True)
+            # redis-py's stubs say transaction() takes a func returning None and returns a list
+            return cast(T, self._client.transaction(cast(Any, func), *watched, value_from_callable=True))
 
     def close(self) -> None:
         self._client.close()
@@ -110,9 +111,10 @@ class RedisStore(Store):
     def get_session(self, session_id: str) -> Session | None:
         meta_key = self._key("session", session_id)
         with self._errors():
-            app_name, user_id = self._client.hmget(meta_key, "app_name", "user_id")
-            if app_name is None:
+            found = self._read_owner(self._client, session_id)
+            if found is None:
                 return None
+            app_name, user_id = found
             with self._client.pipeline(transaction=True) as pipe:  # one snapshot
                 pipe.hgetall(meta_key)
                 for owner in state_owners(app_name, user_id, session_id):
@@ -134,10 +136,10 @@ class RedisStore(Store):
     def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
         fields = ("app_name", "user_id", "last_update_time")
         with self._errors():
-            ids = self._client.zrange(self._sessions_key, 0, -1)
+            ids = cast(list[str], self._client.zrange(self._sessions_key, 0, -1))
             with self._client.pipeline(transaction=False) as pipe:
                 for session_id in ids:
-                    pipe.hmget(self._key("session", session_id), *fields)
+                    pipe.hmget(self._key("session", session_id), list(fields))
                     pipe.llen(self._key("events", session_id))
                 replies = pipe.execute()
         summaries = [
@@ -153,15 +155,15 @@ class RedisStore(Store):
         meta_key = self._key("session", session_id)
 
         def delete(pipe: Pipeline) -> bool:
-            app_name, user_id = pipe.hmget(meta_key, "app_name", "user_id")
-            if app_name is None:
+            owner = self._read_owner(pipe, session_id)
+            if owner is None:
                 return False
             pipe.multi()
             pipe.delete(
                 meta_key,
                 self._key("events", session_id),
                 self._key("calls", session_id),
-                self._state_key((app_name, user_id, session_id)),
+                self._state_key((*owner, session_id)),
             )
             pipe.zrem(self._sessions_key, session_id)
             return True
@@ -200,8 +202,7 @@ class RedisStore(Store):
 
     def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
         with self._errors():
-            data = self._client.hget(self._key("calls", session_id), call_id)
-        return None if data is None else CallRecord.model_validate_json(data)
+            return self._read_call(self._client, session_id, call_id)
 
     # -- primitives -----------------------------------------------------------------------
 
@@ -236,9 +237,9 @@ class RedisStore(Store):
         def begin(pipe: Pipeline) -> CallRecord | None:
             if not pipe.exists(meta_key):
                 raise NotFound(f"session {record.session_id!r} not found")
-            existing = pipe.hget(calls_key, record.call_id)
+            existing = self._read_call(pipe, record.session_id, record.call_id)
             if existing is not None:
-                return CallRecord.model_validate_json(existing)
+                return existing
             pipe.multi()
             pipe.hset(calls_key, record.call_id, record.model_dump_json())
             return None
@@ -269,7 +270,7 @@ class RedisStore(Store):
             self._queue_delta(pipe, session_id, app_name, user_id, delta)
             if events:
                 pipe.rpush(self._key("events", session_id), *[_dumps(event.to_dict()) for event in events])
-            pipe.hset(meta_key, "last_update_time", now)
+            pipe.hset(meta_key, "last_update_time", repr(now))
             pipe.zadd(self._sessions_key, {session_id: now})
             pipe.hset(self._key("calls", session_id), call_id, finished)
 
@@ -287,13 +288,24 @@ class RedisStore(Store):
 
         self._transaction(fail, self._key("session", session_id), calls_key)
 
-    # -- inside a transaction (watching the keys read) ------------------------------------
+    # -- reads (inside a transaction: of watched keys) ------------------------------------
+
+    def _read_owner(self, reader: redis.Redis | Pipeline, session_id: str) -> tuple[str, str] | None:
+        """The session's (app_name, user_id), or None."""
+        app_name, user_id = cast(
+            list[str | None], reader.hmget(self._key("session", session_id), ["app_name", "user_id"])
+        )
+        return None if app_name is None or user_id is None else (app_name, user_id)
+
+    def _read_call(self, reader: redis.Redis | Pipeline, session_id: str, call_id: str) -> CallRecord | None:
+        data = cast(str | None, reader.hget(self._key("calls", session_id), call_id))
+        return None if data is None else CallRecord.model_validate_json(data)
 
     def _owner(self, pipe: Pipeline, session_id: str) -> tuple[str, str]:
-        app_name, user_id = pipe.hmget(self._key("session", session_id), "app_name", "user_id")
-        if app_name is None:
+        owner = self._read_owner(pipe, session_id)
+        if owner is None:
             raise NotFound(f"session {session_id!r} not found")
-        return app_name, user_id
+        return owner
 
     def _finished(
         self,
@@ -305,10 +317,9 @@ class RedisStore(Store):
         now: float,
     ) -> str:
         """The JSON of the call's record with its result; the call must be begun and unfinished."""
-        data = pipe.hget(self._key("calls", session_id), call_id)
-        if data is None:
+        record = self._read_call(pipe, session_id, call_id)
+        if record is None:
             raise never_begun(session_id, call_id)
-        record = CallRecord.model_validate_json(data)
         if record.finished:
             raise already_finished(session_id, call_id)
         return record.model_copy(
