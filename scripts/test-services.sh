@@ -54,17 +54,10 @@ start_postgres() {
         rm -f "$dir/pg.pw"
     fi
     log "starting PostgreSQL on 127.0.0.1:$pg_port"
-    local start=(as_user "$owner" "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60
-        -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $data -c fsync=off -c full_page_writes=off" start)
-    if ! "${start[@]}" >&2; then
-        # a server killed without a shutdown leaves postmaster.pid; its pid may now be another process's
-        local pid
-        pid=$(head -n 1 "$data/postmaster.pid" 2>/dev/null || true)
-        [[ -n $pid && $(cat "/proc/$pid/comm" 2>/dev/null) != postgres ]] || return 1
-        log "removing the stale $data/postmaster.pid"
-        rm -f "$data/postmaster.pid"
-        "${start[@]}" >&2
-    fi
+    # a postmaster.pid left by a killed server is ignored unless its pid is a live process of ours
+    as_user "$owner" "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $data -c fsync=off -c full_page_writes=off" \
+        start >&2
     if [[ -z $(as_user "$owner" "$bin/psql" -h "$data" -p "$pg_port" -U toolpen -d postgres -tAc \
         "SELECT 1 FROM pg_database WHERE datname = 'toolpen'") ]]; then
         as_user "$owner" "$bin/createdb" -h "$data" -p "$pg_port" -U toolpen toolpen
