@@ -116,4 +116,5 @@ def warm(source: str) -> None:
 
 
 if __name__ == "__main__":
-    Zygote(socket.socket(fileno=int(sys.argv[1]))).serve()
+    with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the pool closed: nothing to tell
+        Zygote(socket.socket(fileno=int(sys.argv[1]))).serve()
