@@ -472,7 +472,9 @@ def test_server_errors_are_structured_and_hide_the_password() -> None:
         open_store("postgresql://user:secret@127.0.0.1:1/db")
     with pytest.raises(ToolpenError, match=r"redis://127\.0\.0\.1:1/0") as unreachable:
         open_store("redis://:secret@127.0.0.1:1/0")
-    assert "secret" not in str(refused.value) + str(unreachable.value)
+    with pytest.raises(InvalidArguments, match="not a PostgreSQL URL") as unreadable:
+        open_store("postgresql://user:secret@host/db?unknown=1")
+    assert "secret" not in str(refused.value) + str(unreachable.value) + str(unreadable.value)
 
 
 def test_postgres_refuses_nul_in_state_and_changes_nothing(postgres_url: str) -> None:

@@ -28,7 +28,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from runtime.errors import InvalidState, NotFound, ToolpenError
+from runtime.errors import InvalidArguments, InvalidState, NotFound, ToolpenError
 from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
 from runtime.store.base import LOCK_TIMEOUT, Store, already_finished, busy, never_begun, scoped_parts
 
@@ -115,8 +115,13 @@ def _pool(url: str, *, min_size: int, max_size: int) -> ConnectionPool[psycopg.C
 
 
 def _display_name(url: str) -> str:
-    """The URL without its password, for messages."""
-    parts = conninfo_to_dict(url)
+    """The URL without its password, for messages; ``InvalidArguments`` if libpq cannot read it."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:  # its message quotes the URL, password included
+        raise InvalidArguments(
+            "not a PostgreSQL URL: postgresql://user:password@host:port/db?param=value"
+        ) from None
     return f"postgresql://{parts.get('host', '')}:{parts.get('port', '5432')}/{parts.get('dbname', '')}"
 
 
