@@ -118,7 +118,7 @@ SCHEMAS: dict[str, Any] = {
 def openapi_document() -> dict[str, Any]:
     """The OpenAPI document of the HTTP API."""
     fmt = {"name": "format", "in": "query", "schema": {"type": "string", "enum": list(FORMATS)}}
-    open_ops = {"security": []}
+    open_ops: dict[str, list[Any]] = {"security": []}
     return {
         "openapi": "3.1.0",
         "info": {"title": "toolpen", "version": VERSION, "description": "Sandboxed inline Python tools."},

@@ -75,7 +75,7 @@ class Tenant:
                 raise ApiError(409, "conflict", f"{tool_name!r} is a shared tool of this service")
             if tool_name in self._own and not replace:
                 raise ApiError(409, "conflict", f"a tool named {tool_name!r} exists; send replace: true")
-            tool = self.runtime.add_tool(source, name, replace=True, **options)
+            tool = self._add(source, name, options)
             entry = {"source": source, "name": name, **options}
             try:
                 self._catalog.put(self.name, tool.name, entry)
@@ -100,12 +100,23 @@ class Tenant:
         entries = self._catalog.read(self.name)
         for name, entry in entries.items():
             if self._own.get(name) != entry and name not in self.shared:
-                options = {key: bool(entry.get(key)) for key in OPTION_NAMES}
-                self.runtime.add_tool(entry["source"], entry.get("name"), replace=True, **options)
+                self._add(
+                    entry["source"], entry.get("name"), {key: bool(entry.get(key)) for key in OPTION_NAMES}
+                )
                 self._own[name] = entry
         for name in set(self._own) - set(entries):
             self._forget(name)
         self._synced_at = time.monotonic()
+
+    def _add(self, source: str, name: str | None, options: dict[str, bool]) -> Tool:
+        return self.runtime.add_tool(
+            source,
+            name,
+            defer_loading=options["defer_loading"],
+            idempotent=options["idempotent"],
+            read_only=options["read_only"],
+            replace=True,
+        )
 
     def _forget(self, name: str) -> None:
         self.runtime.registry.remove(name)
