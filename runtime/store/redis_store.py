@@ -87,7 +87,7 @@ class RedisStore(Store):
         return f"{self._prefix}:{kind}:{name}"
 
     def _state_key(self, owner: StateOwner) -> str:
-        return self._key("state", json.dumps(list(owner)))
+        return self._key("state", json.dumps(list(owner), separators=(",", ":")))
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
