@@ -178,7 +178,7 @@ class Executor:
             raise Timeout("the call's deadline passed before this step could start")
         if remaining < limits.wall_time:
             limits = limits.merged({"wall_time": remaining, "cpu_time": min(limits.cpu_time, remaining)})
-        job = {"op": "call", **job, "context": snapshot, "limits": limits.to_dict()}
+        job = {**job, "context": snapshot}
 
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)

