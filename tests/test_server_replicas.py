@@ -251,3 +251,20 @@ def test_tools_registered_on_one_replica_are_served_by_the_other_for_their_tenan
         t["name"] for t in requests.get(f"{one}/v1/tools", headers=bearer(key_a), timeout=30).json()["tools"]
     ]
     assert names_a == ["add"]
+
+
+def test_200_increments_through_4_replicas_end_at_exactly_200(
+    store_url: str, keys: dict[str, str], tools_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    key = next(iter(keys))
+    four = start(store_url, tools_dir, keys, tmp_path_factory.mktemp("four"), count=4)
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            results = list(
+                pool.map(lambda i: post_call(four[i % 4].url, key, "four", f"inc-{i}", 1), range(200))
+            )
+        assert all(result["success"] for result in results)
+        assert sorted(result["output"] for result in results) == list(range(1, 201))
+        assert session_of(four[0].url, key, "four")["state"]["count"] == 200
+    finally:
+        stop_all(four)
