@@ -79,6 +79,10 @@ class _Zygote:
             self.control.send(encode(message))
 
     def close(self) -> None:
+        # shutdown, not just close: the reader thread is blocked in recv on this socket, and a
+        # close alone neither wakes it nor lets the zygote see the end of its control socket
+        with contextlib.suppress(OSError):
+            self.control.shutdown(socket.SHUT_RDWR)
         self.control.close()
         try:
             self.process.wait(timeout=2)
