@@ -87,3 +87,19 @@ def test_check_clean_and_unreadable_files(tmp_path: Path) -> None:
     missing = toolpen("check", SAMPLES / "update_customer_loyalty_points.py", tmp_path / "missing.py")
     assert missing.returncode == 2
     assert "missing.py: error: cannot read the file" in missing.stderr
+
+
+@pytest.mark.parametrize("fmt", ["openai", "responses", "gemini", "mcp"])
+def test_schema_prints_openapi_tools_beside_a_file(fmt: str) -> None:
+    spec = SAMPLES / "openapi" / "crm_service.yaml"
+    done = toolpen("schema", SAMPLES / "summarize_cart.py", "--openapi", f"crm_service={spec}", "--format", fmt)
+    assert done.returncode == 0, done.stderr
+    names = [json.dumps(definition) for definition in json.loads(done.stdout)]
+    assert len(names) == 3
+    assert '"summarize_cart"' in names[0]
+    assert '"crm_service_get_cart_information"' in names[1] and '"crm_service_add_cart_item"' in names[2]
+
+
+def test_schema_needs_a_file_or_openapi() -> None:
+    done = toolpen("schema")
+    assert done.returncode == 2 and "--openapi" in done.stderr

@@ -12,6 +12,7 @@ from runtime.check import check_source
 from runtime.cli.app import app
 from runtime.errors import InvalidSource
 from runtime.formats import Format, lower
+from runtime.openapi import OpenApiToolset
 from runtime.schema import derive_spec
 
 EXIT_PROBLEMS = 1
@@ -30,14 +31,33 @@ def _read(file: Path) -> str | None:
 
 @app.command("schema")
 def schema_command(
-    file: Annotated[Path, typer.Argument(help="The tool's Python source file.")],
+    file: Annotated[Path | None, typer.Argument(help="The tool's Python source file.")] = None,
     name: Annotated[
         str | None, typer.Option("--name", help="The entry function (default: the first one).")
     ] = None,
     fmt: Annotated[Format, typer.Option("--format", help="The target API's tool format.")] = "openai",
     strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict mode (openai, responses).")] = False,
+    openapi: Annotated[
+        list[str] | None,
+        typer.Option("--openapi", help="Also the tools of an OpenAPI toolset, NAME=SPEC (repeatable)."),
+    ] = None,
 ) -> None:
-    """Print the tool definition a model sees, derived from the source without running it."""
+    """Print the tool definition a model sees, derived from the source without running it.
+
+    With --openapi, print a JSON list: the file's tool (if a file is given), then one tool per
+    operation of each OpenAPI document.
+    """
+    if file is None and not openapi:
+        typer.echo("error: give a tool file, --openapi NAME=SPEC, or both", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    definitions = [] if file is None else [_file_definition(file, name, fmt, strict)]
+    for item in openapi or []:
+        definitions += _openapi_definitions(item, fmt, strict)
+    shown = definitions if openapi else definitions[0]
+    typer.echo(json.dumps(shown, indent=2, ensure_ascii=False))
+
+
+def _file_definition(file: Path, name: str | None, fmt: str, strict: bool) -> dict:
     source = _read(file)
     if source is None:
         raise typer.Exit(EXIT_UNUSABLE)
@@ -57,7 +77,24 @@ def schema_command(
         raise typer.Exit(EXIT_PROBLEMS) from None
     for note in lowered.notes:
         typer.echo(f"note: {note}", err=True)
-    typer.echo(json.dumps(lowered.schema, indent=2, ensure_ascii=False))
+    return lowered.schema
+
+
+def _openapi_definitions(item: str, fmt: str, strict: bool) -> list[dict]:
+    toolset, sep, path = item.partition("=")
+    if not sep:
+        typer.echo(f"error: --openapi takes NAME=SPEC, not {item!r}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    try:
+        tools = OpenApiToolset.from_file(toolset, path).tools
+        lowered = [lower(tool.spec, fmt, strict=strict) for tool in tools]
+    except InvalidSource as error:
+        typer.echo(f"{path}: error: {error.message}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    for result in lowered:
+        for note in result.notes:
+            typer.echo(f"note: {note}", err=True)
+    return [result.schema for result in lowered]
 
 
 @app.command("check")
