@@ -9,6 +9,7 @@ type check and a builtin call.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import string
 import sys
@@ -172,6 +173,9 @@ def guarded_write(obj: Any) -> Any:
         refuse(f"cannot modify {getattr(obj, '__name__', kind.__name__)!r}: it is not defined by the tool")
     if kind is types.ModuleType or getattr(kind, "read_only_view", False):
         refuse("cannot modify a module")
+    if kind is dataclasses.Field:
+        # asdict/astuple/replace read ``getattr(obj, field.name)`` unguarded: the name stays the class's
+        refuse("cannot modify a dataclass field definition")
     return obj
 
 
@@ -214,6 +218,9 @@ def guarded_dir(obj: Any) -> list[str]:
     return [name for name in dir(obj) if is_allowed_attribute(name)]
 
 
+_RAW_SCHEMA_CLASSES = frozenset({"SchemaValidator", "SchemaSerializer"})
+
+
 def guarded_type(*args: Any) -> type:
     """``type(obj)``: one argument only, and never a metaclass (no class factories)."""
     if len(args) != 1:
@@ -221,6 +228,9 @@ def guarded_type(*args: Any) -> type:
     kind = type(args[0])
     if issubclass(kind, type):
         refuse("type() of a class is not available")
+    if kind.__module__ == "pydantic_core._pydantic_core" and kind.__name__ in _RAW_SCHEMA_CLASSES:
+        # they build validators from a raw core schema, past the alias check of sandbox/pydantic_wall.py
+        refuse(f"type() of a pydantic {kind.__name__} is not available")
     return kind
 
 

@@ -13,6 +13,7 @@ from runtime.errors import PolicyViolation
 from sandbox import guards
 from sandbox.annotations import install_forward_ref_hook
 from sandbox.modules import import_view
+from sandbox.pydantic_wall import install_pydantic_hook
 
 _PLAIN_BUILTINS = [
     "None",
@@ -181,5 +182,6 @@ def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
 
 
 def install_process_hooks() -> None:
-    """Once per process before tool code runs: the ``typing.ForwardRef`` hook. Idempotent."""
+    """Once per process before tool code runs: the ``typing.ForwardRef`` and pydantic alias hooks. Idempotent."""
     install_forward_ref_hook()
+    install_pydantic_hook()

@@ -89,6 +89,10 @@ class ToolPolicy(RestrictingNodeTransformer):
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         """Allowed (pydantic and dataclass fields); the annotation must be a plain type."""
         self._check_annotation(node.annotation)
+        if self._in_class_body and isinstance(node.target, ast.Name) and node.target.id in FORMAT_METHODS:
+            # dataclasses.asdict / pydantic from_attributes read fields with a real getattr: on a
+            # str subclass a "format" field is the real str.format, and its "{0.__x__}" walks
+            self.error(node, f'a class field may not be named "{node.target.id}"')
         node.target = self.visit(node.target)
         if node.value is not None:
             node.value = self.visit(node.value)

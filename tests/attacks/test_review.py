@@ -1,0 +1,194 @@
+"""Attacks of a hostile tool author through the real ``Runtime`` (worker processes, RPCs, broker).
+
+Each attack must end in a structured error (usually kind ``policy``) without host paths in its
+message, and the runtime must keep serving ordinary calls afterwards.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+
+import pytest
+
+from runtime import Runtime
+from runtime.results import ToolResult
+
+PACKAGE_DIR = __file__.rsplit("/tests/", 1)[0]
+
+
+@pytest.fixture(scope="module")
+def rt() -> Iterator[Runtime]:
+    with Runtime(store="memory://") as runtime:
+        yield runtime
+
+
+def attack(rt: Runtime, source: str, args: dict | None = None, **call: object) -> ToolResult:
+    tool = rt.add_tool(textwrap.dedent(source), replace=True)
+    return rt.call(tool.name, args or {}, **call)
+
+
+def assert_refused(rt: Runtime, result: ToolResult, kind: str | tuple[str, ...] = "policy") -> None:
+    """A structured refusal of ``kind`` naming no host path; the runtime still serves."""
+    assert not result.success, result.output
+    assert result.error is not None
+    assert result.error.kind in ((kind,) if isinstance(kind, str) else kind), result.error
+    assert PACKAGE_DIR not in result.error.message
+    ok = attack(rt, "def still_ok() -> int:\n    return 41 + 1\n")
+    assert ok.success and ok.output == 42
+
+
+# --- pydantic reads attributes by name outside the guards (from_attributes) ---
+
+PYDANTIC_ALIAS_ATTACKS = {
+    "alias-path-globals": """
+        from typing import Any
+        from pydantic import AliasPath, BaseModel, ConfigDict, Field
+
+        class M(BaseModel):
+            model_config = ConfigDict(from_attributes=True)
+            g: Any = Field(validation_alias=AliasPath("request", "__globals__"))
+
+        def alias_path_globals() -> str:
+            g = M.model_validate(ces_requests, from_attributes=True).g
+            return g["__builtins__"]["open"]("/etc/hostname").read()
+        """,
+    "validation-alias-dunder": """
+        from typing import Any
+        from pydantic import BaseModel, ConfigDict, Field
+
+        class M(BaseModel):
+            model_config = ConfigDict(from_attributes=True)
+            g: Any = Field(validation_alias="__init__")
+
+        def validation_alias_dunder() -> str:
+            return repr(M.model_validate(ces_requests).g)
+        """,
+    "alias-choices": """
+        from typing import Any
+        from pydantic import AliasChoices, BaseModel, Field
+
+        class M(BaseModel):
+            g: Any = Field(validation_alias=AliasChoices("nope", "__class__"))
+
+        def alias_choices() -> str:
+            return repr(M.model_validate(context, from_attributes=True).g)
+        """,
+    "alias-generator": """
+        from typing import Any
+        from pydantic import BaseModel, ConfigDict
+
+        class M(BaseModel):
+            model_config = ConfigDict(from_attributes=True, alias_generator=lambda name: "__init__")
+            g: Any = None
+
+        def alias_generator() -> str:
+            return repr(M.model_validate(ces_requests).g)
+        """,
+    "mutated-field-info-rebuild": """
+        from typing import Any
+        from pydantic import BaseModel, ConfigDict
+
+        class M(BaseModel):
+            model_config = ConfigDict(from_attributes=True)
+            g: Any = None
+
+        def mutated_field_info_rebuild() -> str:
+            M.model_fields["g"].validation_alias = "__init__"
+            M.model_rebuild(force=True)
+            return repr(M.model_validate(ces_requests).g)
+        """,
+    "blocked-public-name": """
+        from typing import Any
+        from pydantic import AliasPath, BaseModel, Field
+
+        class Holder:
+            def __init__(self):
+                self.gen = (x for x in [1])
+
+        class M(BaseModel):
+            g: Any = Field(validation_alias=AliasPath("gen", "gi_frame"))
+
+        def blocked_public_name() -> str:
+            return repr(M.model_validate(Holder(), from_attributes=True).g)
+        """,
+    "raw-schema-validator": """
+        from pydantic import TypeAdapter
+
+        def raw_schema_validator() -> str:
+            cls = type(TypeAdapter(int).validator)
+            return repr(cls({"type": "any"}))
+        """,
+    "raw-schema-serializer": """
+        from pydantic import TypeAdapter
+
+        def raw_schema_serializer() -> str:
+            return repr(type(TypeAdapter(int).serializer))
+        """,
+}
+
+
+@pytest.mark.parametrize("source", PYDANTIC_ALIAS_ATTACKS.values(), ids=PYDANTIC_ALIAS_ATTACKS.keys())
+def test_pydantic_cannot_read_private_attributes_for_tool_code(rt: Runtime, source: str) -> None:
+    assert_refused(rt, attack(rt, source))
+
+
+def test_pydantic_from_attributes_with_public_names_still_works(rt: Runtime) -> None:
+    source = """
+        from pydantic import AliasPath, BaseModel, ConfigDict, Field
+
+        class Row:
+            def __init__(self):
+                self.name = "a"
+                self.meta = {"tags": ["x", "y"]}
+
+        class M(BaseModel):
+            model_config = ConfigDict(from_attributes=True)
+            name: str
+            first_tag: str = Field(validation_alias=AliasPath("meta", "tags", 0))
+
+        def public_from_attributes() -> dict:
+            return M.model_validate(Row()).model_dump()
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == {"name": "a", "first_tag": "x"}
+
+
+# --- real getattr by field name: dataclasses and the real str.format ---
+
+
+def test_a_dataclass_field_name_cannot_be_rewritten(rt: Runtime) -> None:
+    source = """
+        import dataclasses
+
+        @dataclasses.dataclass
+        class D:
+            g: int = 1
+
+        def dataclass_field_rename() -> str:
+            dataclasses.fields(D)[0].name = "__reduce_ex__"
+            return repr(dataclasses.asdict(D())["__reduce_ex__"](2))
+        """
+    assert_refused(rt, attack(rt, source))
+
+
+@pytest.mark.parametrize("decorator", ["@dataclasses.dataclass(init=False)", ""])
+def test_a_class_field_named_format_is_refused(rt: Runtime, decorator: str) -> None:
+    # asdict/from_attributes would read the real str.format of a str subclass: "{0.__init__...}" walks
+    source = f"""
+        import dataclasses
+        from typing import Any
+
+        {decorator}
+        class D(str):
+            format: Any = dataclasses.field(init=False)
+
+        def class_field_format() -> str:
+            f = dataclasses.asdict(D("{{0.__init__.__globals__[__file__]}}"))["format"]
+            return f(ces_requests)
+        """
+    from runtime.errors import PolicyViolation
+
+    with pytest.raises(PolicyViolation, match="format"):
+        attack(rt, source)
