@@ -139,8 +139,9 @@ class WorkerPool:
             self._ready.put(worker)
         else:
             worker.close()
-            if self.reuse:
-                self._request_forks(1)
+            # the replacement is forked after the call, not during it: on a small machine the
+            # fork and the new worker's warm-up would otherwise compete with the call for CPU
+            self._request_forks(1)
         return done
 
     def warm(self, source: str) -> None:
@@ -178,12 +179,18 @@ class WorkerPool:
         self.close()
 
     def _start_zygote(self) -> _Zygote:
-        zygote = _Zygote(self._ready.put, self._record_exit)
+        zygote = _Zygote(self._deliver, self._record_exit)
         for source in self._warm_sources:
             zygote.send({"op": "warm", "source": source})
+        self._pending = self.size
         for _ in range(self.size):
             zygote.send({"op": "fork", "reuse": self.reuse})
         return zygote
+
+    def _deliver(self, worker: _Worker) -> None:
+        with self._lock:
+            self._pending = max(0, self._pending - 1)
+        self._ready.put(worker)
 
     def _request_forks(self, count: int) -> None:
         with self._lock:
@@ -192,17 +199,22 @@ class WorkerPool:
             with contextlib.suppress(OSError):
                 for _ in range(count):
                     self._zygote.send({"op": "fork", "reuse": self.reuse})
+                    self._pending += 1
 
     def _take(self) -> _Worker:
+        try:
+            return self._ready.get_nowait()
+        except queue.Empty:
+            # none ready and none on its way (a burst, or a nested tools.<name>() call while the
+            # caller holds one): fork one now rather than wait for a finished call's refill
+            if self._pending == 0:
+                self._request_forks(1)
         while True:
             try:
-                worker = self._ready.get(timeout=TAKE_WAIT)
-                break
+                return self._ready.get(timeout=TAKE_WAIT)
             except queue.Empty:
                 self._restart_dead_zygote()
-        if not self.reuse:
-            self._request_forks(1)
-        return worker
+                self._request_forks(1)  # a fork that died before delivery must not leave us waiting
 
     def _restart_dead_zygote(self) -> None:
         with self._lock:
