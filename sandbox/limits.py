@@ -22,6 +22,7 @@ class Limits:
     memory: int = 512 * MiB
     output: int = 64 * 1024
     result_size: int = 4 * MiB
+    state_size: int = 4 * MiB  # the session state a call leaves behind, as JSON; also caps each RPC
     recursion: int = 200
     open_files: int = 64
 

@@ -33,8 +33,9 @@ def decode(data: bytes) -> dict[str, Any]:
     """Parse one message; anything but a JSON object is a ``ProtocolError``."""
     try:
         message = json.loads(data)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise ProtocolError(f"malformed frame: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        # RecursionError: "[[[[...]]]]" from a worker past the language wall must not escape the pool
+        raise ProtocolError(f"malformed frame: {type(exc).__name__}") from None
     if not isinstance(message, dict):
         raise ProtocolError("a frame must hold a JSON object")
     return message

@@ -77,13 +77,13 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
     try:
         apply_call_limits(limits, base_vm, reuse=reuse)
         context = Context(job.get("context") or {})
-        result = _call_entry(job, context, rpc, output)
+        result = _call_entry(job, context, _bounded_rpc(rpc, limits), output)
         output_text = _result_text(result, limits.result_size)
         done = {
             "op": "done",
             "success": True,
             "output": json.loads(output_text),
-            "state_delta": context.state.delta(),
+            "state_delta": _checked_delta(context, limits.state_size),
         }
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
         line = _tool_line(exc.__traceback__)
@@ -122,6 +122,33 @@ def _call_entry(job: dict[str, Any], context: Context, rpc: Rpc, output: OutputC
     if hook is not None:
         return function(*hook_arguments(hook, context))
     return function(**(job.get("args") or {}))
+
+
+def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
+    """The state delta, unless the state it leaves is over ``limit`` bytes of JSON.
+
+    Without this a tool could hand the host (which parses, stores and ships it to every later
+    call of the session) tens of megabytes of state per call.
+    """
+    delta = context.state.delta()
+    if delta["set"] or delta["deleted"]:
+        size = len(json.dumps(context.state.current(), ensure_ascii=False).encode())
+        if size > limit:
+            raise OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
+    return delta
+
+
+def _bounded_rpc(rpc: Rpc, limits: Limits) -> Rpc:
+    """``rpc`` refusing params over ``result_size + state_size`` bytes (nested calls carry the state)."""
+    limit = limits.result_size + limits.state_size
+
+    def bounded(target: str, method: str, params: dict[str, Any]) -> Any:
+        size = len(json.dumps(params, ensure_ascii=False, default=str).encode())
+        if size > limit:
+            raise OutputTooLarge(f"a call to the host of {size} bytes is over the limit of {limit}")
+        return rpc(target, method, params)
+
+    return bounded
 
 
 def _result_text(result: Any, limit: int) -> str:
