@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -155,10 +157,39 @@ def split_url(url: str, schemes: Iterable[str]) -> tuple[str, str, int]:
     return scheme, host.lower(), port or DEFAULT_PORTS.get(scheme, 80)
 
 
-def resolve(host: str, port: int) -> list[IPAddress]:
+def _getaddrinfo(host: str, port: int, deadline: float | None) -> list[tuple]:  # type: ignore[type-arg]
+    """``getaddrinfo``, given up on at ``deadline``: a resolver that never answers (a hostile
+    name server) would otherwise hold the host's thread, and the call, past its wall time."""
+    if deadline is None:
+        return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise HttpFailed("timeout: the call's deadline passed before the request was sent")
+    answer: dict[str, object] = {}
+    finished = threading.Event()
+
+    def lookup() -> None:
+        try:
+            answer["infos"] = socket.getaddrinfo(
+                host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+            )
+        except BaseException as exc:  # handed to the waiting thread
+            answer["error"] = exc
+        finally:
+            finished.set()
+
+    threading.Thread(target=lookup, name="toolpen-resolve", daemon=True).start()
+    if not finished.wait(left):
+        raise HttpFailed(f"timeout: resolving {host} took longer than the {left:.1f}s left to the call")
+    if "error" in answer:
+        raise answer["error"]  # type: ignore[misc]
+    return answer["infos"]  # type: ignore[return-value]
+
+
+def resolve(host: str, port: int, deadline: float | None = None) -> list[IPAddress]:
     """Every address ``host`` resolves to, in the resolver's order (IPv6 zone ids dropped)."""
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+        infos = _getaddrinfo(host, port, deadline)
     except (OSError, UnicodeError) as exc:
         raise HttpFailed(f"connection error: cannot resolve {host}: {exc}") from None
     addresses: list[IPAddress] = []
@@ -195,8 +226,8 @@ class EgressPolicy:
             f"allow_private={self.allow_private!r}, schemes={self.schemes!r})"
         )
 
-    def resolve_and_check(self, url: str) -> PinnedTarget:
-        """Resolve the URL's host once, check every address, pin the first; raise ``HttpDenied``."""
+    def resolve_and_check(self, url: str, deadline: float | None = None) -> PinnedTarget:
+        """Resolve the URL's host once (by ``deadline``), check every address, pin the first; raise ``HttpDenied``."""
         scheme, host, port = split_url(url, self.schemes)
         where = f"{host}:{port}"
         if any(rule.matches(host, port) for rule in self._deny):
@@ -204,7 +235,7 @@ class EgressPolicy:
         name_allowed = any(rule.matches(host, port) for rule in self._allow)
         if host in METADATA_HOSTS and not name_allowed:
             raise HttpDenied(f"refused: {host} is a cloud-metadata host")
-        addresses = resolve(host, port)
+        addresses = resolve(host, port, deadline)
         for ip in addresses:
             self._check_address(host, port, ip, name_allowed)
         return PinnedTarget(scheme=scheme, host=host, port=port, ip=str(addresses[0]))

@@ -169,7 +169,7 @@ class HttpBroker:
         origin: tuple[str, str, int] | None = None
         for _ in range(self.max_redirects + 1):
             budget.spend()
-            target = self.policy.resolve_and_check(prepared.url or "")
+            target = self.policy.resolve_and_check(prepared.url or "", deadline)
             origin = origin or target.origin
             if target.origin != origin:
                 for name in [n for n in prepared.headers if n.lower() in credentials]:
