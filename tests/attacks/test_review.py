@@ -312,3 +312,56 @@ def test_ces_requests_refuses_internal_targets_before_connecting(rt: Runtime, ur
         """
     result = attack(rt, source)
     assert result.success and result.output.startswith("denied: refused"), result
+
+
+# --- attacks that already failed when reviewed (kept so that they keep failing) ---
+
+ALREADY_REFUSED = {
+    "tools-closure": "def t():\n    return repr(getattr(tools.anything, '__closure__'))\n",
+    "bound-method-self": "def t():\n    return repr(ces_requests.get.__self__)\n",
+    "state-snapshot": "def t():\n    return repr(context.state._snapshot)\n",
+    "exception-context": "def t():\n    try:\n        tools.nope()\n    except Exception as e:\n        return repr(e.__context__)\n",
+    "exit-traceback-frame": (
+        "class C:\n    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, t, e, tb):\n        self.f = tb.tb_frame\n        return True\n"
+        "def t():\n    c = C()\n    with c:\n        1 / 0\n    return repr(c.f)\n"
+    ),
+    "hostile-repr-in-fstring": (
+        "class H:\n    def __repr__(self):\n        return repr(getattr(self, '__cla' + 'ss__'))\n"
+        "def t():\n    return f'{H()!r}'\n"
+    ),
+    "json-object-hook": "import json\ndef t():\n    return repr(json.JSONDecoder(object_hook=lambda d: getattr(d, '__class__')).decode('{}'))\n",
+    "functools-reduce-getattr": "import functools\ndef t():\n    return repr(functools.reduce(getattr, ['__class__', '__base__'], 1))\n",
+    "partial-getattr": "import functools\ndef t():\n    return repr(functools.partial(getattr, 1)('__class__'))\n",
+    "re-callback": "import re\ndef t():\n    return re.sub('a', lambda m: repr(getattr(m, '__class__')), 'a')\n",
+    "model-construct-dunder": (
+        "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0\n"
+        "def t():\n    return repr(M.model_construct(**{'__class__': int}))\n"
+    ),
+    "default-factory": (
+        "import dataclasses\n@dataclasses.dataclass\nclass D:\n"
+        "    x: list = dataclasses.field(default_factory=lambda: [getattr(D, '__init__')])\n"
+        "def t():\n    return repr(D())\n"
+    ),
+    "namedtuple-template-injection": (
+        "import collections\ndef t():\n"
+        "    return repr(collections.namedtuple('T', ['a', \"b=__import__('os').system('id')\"]))\n"
+    ),
+    "object-setattr-on-context": "def t():\n    f = getattr(object, '__setattr__')\n    return f(context, 'session_id', 'x')\n",
+    "context-write": "def t():\n    context.session_id = 'other'\n",
+    "tools-write": "def t():\n    tools.x = 1\n",
+}
+
+
+@pytest.mark.parametrize("source", ALREADY_REFUSED.values(), ids=ALREADY_REFUSED.keys())
+def test_already_refused_attacks_stay_refused(rt: Runtime, source: str) -> None:
+    from runtime.errors import PolicyViolation
+
+    try:
+        result = attack(rt, source)
+    except PolicyViolation:
+        return  # refused at add_tool (compile time)
+    assert_refused(rt, result, ("policy", "tool_error"))
+    assert (
+        "Policy" in result.error.message or result.error.kind == "policy" or "Error" in result.error.message
+    )
