@@ -361,7 +361,4 @@ def test_already_refused_attacks_stay_refused(rt: Runtime, source: str) -> None:
         result = attack(rt, source)
     except PolicyViolation:
         return  # refused at add_tool (compile time)
-    assert_refused(rt, result, ("policy", "tool_error"))
-    assert (
-        "Policy" in result.error.message or result.error.kind == "policy" or "Error" in result.error.message
-    )
+    assert_refused(rt, result, ("policy", "tool_error"))  # tool_error: ValueError / read-only AttributeError
