@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
 MAX_PACKET = 64 * 1024
 EXIT_REPORT_WAIT = 1.0  # seconds to wait for the zygote's word on how a silent worker ended
+FRAME_MARGIN = 1024 * 1024  # room for the JSON around a result, its state delta and logs
 TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting for a worker
 REMEMBERED_EXITS = 4096
 
@@ -259,10 +260,12 @@ class WorkerPool:
     ) -> tuple[dict[str, Any], bool]:
         """Send the call, answer RPCs until ``done``; returns the message and whether it was answered."""
         deadline = time.monotonic() + limits.wall_time
+        # the worker checks these sizes itself; the host does not take its word for it
+        max_frame = limits.result_size + limits.state_size + limits.output + FRAME_MARGIN
         try:
             send_frame(worker.sock, {**job, "op": "call", "limits": limits.to_dict()})
             while True:
-                message = recv_frame(worker.sock, deadline=deadline)
+                message = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
                 if message is None:
                     return _failed(self._why_it_ended(worker, limits)), False
                 if message.get("op") == "done":
