@@ -276,7 +276,7 @@ class WorkerPool:
                 _answer(worker.sock, message, rpc)
         except TimeoutError:
             worker.kill()
-            return _failed(Timeout(f"the call ran past its wall time of {limits.wall_time:g} s")), False
+            return _failed(Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")), False
         except (OSError, ProtocolError) as exc:
             worker.kill()
             log.warning("toolpen worker %d broke the protocol: %s", worker.pid, exc)
@@ -285,7 +285,7 @@ class WorkerPool:
     def _why_it_ended(self, worker: _Worker, limits: Limits) -> ToolpenError:
         code = self._exit_code(worker.pid)
         if code == -signal.SIGXCPU:
-            return Timeout(f"the call used more than its CPU time of {limits.cpu_time:g} s")
+            return Timeout(f"the call used more than its CPU time of {limits.cpu_time:.3g} s")
         if code is not None and code < 0:
             name = signal.Signals(-code).name
             return WorkerCrashed(f"the worker was killed by {name}")

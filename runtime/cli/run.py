@@ -40,10 +40,9 @@ def print_result(console: Console, name: str, result: ToolResult) -> None:
     else:
         error = result.error
         kind = error.kind if error else "error"
-        where = f" (line {error.line})" if error and error.line else ""
-        console.print(
-            f"[red]failed[/red] {name}: {kind}{where}: {error.message if error else ''}", markup=True
-        )
+        message = error.message if error else ""
+        where = f" (line {error.line})" if error and error.line and not message.startswith("line ") else ""
+        console.print(f"[red]failed[/red] {name}: {kind}{where}: {message}", markup=True)
     if result.logs:
         console.print("[bold]logs[/bold]")
         console.print(result.logs.rstrip("\n"), markup=False, highlight=False)
@@ -91,7 +90,8 @@ def run_tool(
         call_context = read_json_option(context, "--context")
         with build_runtime(store, extras) as rt:
             tool = rt.add_tool(source, name, replace=True)
-            result = rt.call(tool.name, call_args, context=call_context, session_id=session)
+            with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):
+                result = rt.call(tool.name, call_args, context=call_context, session_id=session)
     except ToolpenError as error:
         result = ToolResult(success=False, error=error)
     if as_json:
