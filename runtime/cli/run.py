@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from runtime.cli.app import app
 from runtime.cli.setup import (
