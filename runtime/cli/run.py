@@ -42,8 +42,9 @@ def print_result(console: Console, name: str, result: ToolResult) -> None:
         error = result.error
         kind = error.kind if error else "error"
         message = error.message if error else ""
-        where = f" (line {error.line})" if error and error.line and not message.startswith("line ") else ""
-        console.print(f"[red]failed[/red] {name}: {kind}{where}: {message}", markup=True)
+        located = not error or not error.line or f"line {error.line}" in message
+        where = "" if located else f" (line {error.line})"
+        console.print(f"[red]failed[/red] {escape(name)}: {kind}{where}: {escape(message)}")
     if result.logs:
         console.print("[bold]logs[/bold]")
         console.print(result.logs.rstrip("\n"), markup=False, highlight=False)
