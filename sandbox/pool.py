@@ -25,9 +25,7 @@ from typing import Any
 
 from runtime.errors import Timeout, ToolpenError, WorkerCrashed
 from sandbox.limits import Limits
-from sandbox.protocol import ProtocolError, decode, encode, recv_frame, send_frame
-
-Rpc = Callable[[str, str, dict[str, Any]], Any]
+from sandbox.protocol import ProtocolError, Rpc, decode, encode, recv_frame, send_frame
 
 log = logging.getLogger(__name__)
 

@@ -17,6 +17,9 @@ from typing import Any
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
 
+Rpc = Callable[[str, str, dict[str, Any]], Any]
+"""``rpc(target, method, params) -> result``: a call from a worker to a host service (``tools``, ``http``)."""
+
 
 class ProtocolError(Exception):
     """The peer sent something that is not a well-formed frame."""

@@ -13,9 +13,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
-from sandbox.protocol import recv_frame, send_frame
-
-Rpc = Callable[[str, str, dict[str, Any]], Any]
+from sandbox.protocol import Rpc, recv_frame, send_frame
 
 
 class RpcClient:

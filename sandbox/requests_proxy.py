@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from runtime.errors import HttpDenied, HttpFailed
-
-Rpc = Callable[[str, str, dict[str, Any]], Any]
+from sandbox.protocol import Rpc
 
 FAILURE_TIMEOUT = "timeout:"
 FAILURE_CONNECTION = "connection error:"

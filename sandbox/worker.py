@@ -33,8 +33,8 @@ from sandbox.compiler import compile_tool
 from sandbox.isolation import Walls, apply_call_limits, isolate_worker
 from sandbox.limits import Limits, MiB
 from sandbox.namespace import OutputCapture, build_globals
-from sandbox.protocol import recv_frame, send_frame
-from sandbox.proxies import Context, Rpc, RpcClient, Tools, hook_arguments
+from sandbox.protocol import Rpc, recv_frame, send_frame
+from sandbox.proxies import Context, RpcClient, Tools, hook_arguments
 from sandbox.requests_proxy import make_ces_requests
 
 TOOL_FILENAME = "<tool>"
