@@ -25,11 +25,9 @@ class ProtocolError(Exception):
     """The peer sent something that is not a well-formed frame."""
 
 
-def encode(message: dict[str, Any], default: Callable[[Any], Any] | None = None) -> bytes:
+def encode(message: dict[str, Any]) -> bytes:
     """One message as compact UTF-8 JSON; NaN and infinities are refused."""
-    return json.dumps(
-        message, separators=(",", ":"), ensure_ascii=False, allow_nan=False, default=default
-    ).encode()
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
 
 
 def decode(data: bytes) -> dict[str, Any]:
