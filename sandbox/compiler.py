@@ -10,8 +10,11 @@ from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource, PolicyViolation
 from sandbox.policy import Located, ToolPolicy
 
+TOOL_FILENAME = "<tool>"
+"""The file name of tool code in code objects and tracebacks (how the worker finds the tool's lines)."""
 
-def compile_tool(source: str, filename: str = "<tool>") -> types.CodeType:
+
+def compile_tool(source: str, filename: str = TOOL_FILENAME) -> types.CodeType:
     """Restricted code object for ``source``; raises the first ``InvalidSource``/``PolicyViolation``."""
     return _compile_cached(source, filename)
 
@@ -36,7 +39,7 @@ def policy_diagnostics(source: str) -> list[Diagnostic]:
 
 def _transform(source: str) -> tuple[ast.Module, list[Located]]:
     try:
-        tree = ast.parse(source, "<tool>")
+        tree = ast.parse(source, TOOL_FILENAME)
     except SyntaxError as error:
         line, col = error.lineno or 1, error.offset or 1
         raise InvalidSource(f"line {line}: syntax error: {error.msg}", line=line, col=col) from None

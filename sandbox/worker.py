@@ -29,7 +29,7 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.compiler import compile_tool
+from sandbox.compiler import TOOL_FILENAME, compile_tool
 from sandbox.isolation import Walls, apply_call_limits, isolate_worker
 from sandbox.limits import Limits, MiB
 from sandbox.namespace import OutputCapture, build_globals
@@ -37,7 +37,6 @@ from sandbox.protocol import Rpc, recv_frame, send_frame
 from sandbox.proxies import Context, RpcClient, Tools, hook_arguments
 from sandbox.requests_proxy import make_ces_requests
 
-TOOL_FILENAME = "<tool>"
 WARM_UP_SOURCE = """\
 from pydantic import BaseModel
 

@@ -25,11 +25,11 @@ import tempfile
 from typing import Any
 
 from runtime.errors import ToolpenError
-from sandbox.compiler import compile_tool
+from sandbox.compiler import TOOL_FILENAME, compile_tool
 from sandbox.isolation import build_seccomp_filter, enter_network_namespace
 from sandbox.namespace import install_process_hooks
 from sandbox.protocol import decode, encode
-from sandbox.worker import TOOL_FILENAME, rehearse, serve
+from sandbox.worker import rehearse, serve
 
 MAX_PACKET = 4 * 1024 * 1024
 
