@@ -1,7 +1,7 @@
 """Pre-forked workers from a warm zygote, and one call through a worker under a deadline.
 
-The pool keeps ``size`` workers ready; taking one asks the zygote for a replacement at once,
-so the fork happens off the call's path. The parent enforces the wall-clock deadline with
+The pool keeps ``size`` workers ready; a worker that is done with is replaced after its call
+(not during it, so that the fork does not compete with the call for CPU). The parent enforces the wall-clock deadline with
 SIGKILL (through a pidfd, so a recycled pid is never hit), answers the worker's RPCs by calling
 ``rpc(target, method, params)``, and turns every way a worker can end into a ``done`` message.
 """
@@ -137,10 +137,7 @@ class WorkerPool:
         if answered and self.reuse:
             self._ready.put(worker)
         else:
-            worker.close()
-            # the replacement is forked after the call, not during it: on a small machine the
-            # fork and the new worker's warm-up would otherwise compete with the call for CPU
-            self._request_forks(1)
+            self._retire(worker)
         return done
 
     def warm(self, source: str) -> None:
@@ -157,9 +154,7 @@ class WorkerPool:
             send_frame(worker.sock, {"op": "walls"})
             reply = recv_frame(worker.sock, deadline=time.monotonic() + 10)
         finally:
-            worker.close()
-            if self.reuse:
-                self._request_forks(1)
+            self._retire(worker)
         if reply is None:
             raise WorkerCrashed("the worker ended before reporting its walls")
         return reply["output"]
@@ -190,6 +185,13 @@ class WorkerPool:
         with self._lock:
             self._pending = max(0, self._pending - 1)
         self._ready.put(worker)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Close a worker and ask for its replacement."""
+        worker.close()
+        # the replacement is forked after the call, not during it: on a small machine the
+        # fork and the new worker's warm-up would otherwise compete with the call for CPU
+        self._request_forks(1)
 
     def _request_forks(self, count: int) -> None:
         with self._lock:

@@ -200,6 +200,15 @@ def test_walls_are_reported(pool):
     assert {"descriptors", "environment", "working directory", "rlimits"} <= set(walls["active"])
 
 
+def test_probing_the_walls_replaces_the_worker_it_used():
+    with WorkerPool(size=1) as pool:
+        pool.probe_walls()
+        deadline = time.monotonic() + 10
+        while pool._ready.qsize() < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pool._ready.qsize() == 1
+
+
 def test_doctor_reports_the_walls_of_a_real_worker():
     report = subprocess.run(
         [sys.executable, "-c", "from runtime.cli import main; main()", "doctor", "--json"],
