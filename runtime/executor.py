@@ -47,7 +47,7 @@ class Outcome:
     success: bool
     output: Any = None
     error: ToolpenError | None = None
-    state_delta: dict[str, Any] = field(default_factory=lambda: StateDelta().to_dict())
+    state_delta: StateDelta = field(default_factory=StateDelta)
     logs: str = ""
     faked: bool = False
 
@@ -71,10 +71,10 @@ class Trail:
             self.delta = self.delta.then(StateDelta.from_dict(done.get("state_delta")))
 
     def outcome(self, output: Any, *, faked: bool = False) -> Outcome:
-        return Outcome(True, output, None, self.delta.to_dict(), "".join(self.logs), faked)
+        return Outcome(True, output, None, self.delta, "".join(self.logs), faked)
 
     def failure(self, error: ToolpenError) -> Outcome:
-        return Outcome(False, None, error, StateDelta().to_dict(), "".join(self.logs))
+        return Outcome(False, error=error, logs="".join(self.logs))
 
 
 class Executor:
@@ -216,7 +216,7 @@ class Executor:
         if not outcome.success:
             error = outcome.error or ToolFailed(f"tool {name!r} failed")
             raise type(error)(f"tool {name!r} failed: {error.message}")
-        return {"output": outcome.output, "state_delta": outcome.state_delta}
+        return {"output": outcome.output, "state_delta": outcome.state_delta.to_dict()}
 
 
 def _callback_dict(hook: Hook, value: Any) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from runtime.openapi import OpenApiToolset
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptions
 from runtime.results import ToolResult
 from runtime.schema import derive_spec
-from runtime.session import Event, EventActions, Session, StateDelta, call_events
+from runtime.session import Event, EventActions, Session, call_events
 from runtime.store import Store, open_store
 from sandbox.compiler import compile_tool
 from sandbox.limits import Limits
@@ -57,7 +57,7 @@ def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: s
         return ToolResult(
             False, None, outcome.error, outcome.logs, state=state, call_id=call_id, session_id=session_id
         )
-    delta = StateDelta.from_dict(outcome.state_delta)
+    delta = outcome.state_delta
     return ToolResult(
         True,
         outcome.output,
@@ -353,7 +353,7 @@ class Runtime:
         if not outcome.success:
             self.store.fail_call(session.id, call_id, result.stored())
             return result
-        delta = StateDelta.from_dict(outcome.state_delta)
+        delta = outcome.state_delta
         author, invocation_id = snapshot["agent_name"], snapshot["invocation_id"]
         if tool_events:
             new_events = call_events(
@@ -365,8 +365,8 @@ class Runtime:
                 author=author,
                 invocation_id=invocation_id,
             )
-        elif delta.without_temp():
-            actions = EventActions(state_delta=delta.without_temp().to_dict())
+        elif stored := delta.without_temp():
+            actions = EventActions(state_delta=stored.to_dict())
             new_events = [Event(author=author, invocation_id=invocation_id, actions=actions)]
         else:
             new_events = []
