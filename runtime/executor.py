@@ -107,6 +107,10 @@ class Executor:
         finally:
             invocation.stack.pop()
 
+    def limits_for(self, tool: Tool) -> Limits:
+        """The limits a tool runs under: its own when it was registered with some, else the runtime's."""
+        return tool.limits if isinstance(tool, PythonTool) and tool.limits else self.limits
+
     def run_hook(self, hook: Hook, values: dict[str, Any], trail: Trail, invocation: Invocation) -> Any:
         """Run a callback or fake in the sandbox; its state changes join ``trail``; raises on failure."""
         job = {
@@ -131,7 +135,7 @@ class Executor:
         for hook in self.hooks.get("before_tool", []):
             replacement = self.run_hook(hook, values, trail, invocation)
             if replacement is not None:
-                return trail.outcome(_callback_dict(hook, replacement))
+                return trail.outcome(replacement_dict(hook, replacement))
         output, faked = self._fake(tool, values, trail, invocation)
         if not faked:
             done = self._run_tool(tool, args, trail.snapshot(), invocation)
@@ -142,7 +146,7 @@ class Executor:
         for hook in self.hooks.get("after_tool", []):
             replacement = self.run_hook(hook, {**values, "tool_response": output}, trail, invocation)
             if replacement is not None:
-                output = _callback_dict(hook, replacement)
+                output = replacement_dict(hook, replacement)
         return trail.outcome(output, faked=invocation.faked)
 
     def _fake(
@@ -161,7 +165,7 @@ class Executor:
     ) -> dict[str, Any]:
         if isinstance(tool, PythonTool):
             job = {"source": tool.source, "entry": tool.name, "args": args}
-            return self._in_worker(job, tool.limits or self.limits, snapshot, invocation)
+            return self._in_worker(job, self.limits_for(tool), snapshot, invocation)
         if isinstance(tool, EndpointTool):
             output = tool.endpoint.invoke(
                 args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
@@ -219,7 +223,8 @@ class Executor:
         return {"output": outcome.output, "state_delta": outcome.state_delta.to_dict()}
 
 
-def _callback_dict(hook: Hook, value: Any) -> dict[str, Any]:
+def replacement_dict(hook: Hook, value: Any) -> dict[str, Any]:
+    """A callback's non-None result, which must be a dict (the replacement it chose)."""
     if not isinstance(value, dict):
         raise ToolFailed(f"{hook.entry} must return a dict or None, not {type(value).__name__}")
     return value

@@ -22,11 +22,10 @@ from runtime.errors import (
     InvalidArguments,
     InvalidSource,
     PolicyViolation,
-    ToolFailed,
     ToolpenError,
     UnknownOutcome,
 )
-from runtime.executor import Executor, Invocation, Outcome, Trail
+from runtime.executor import Executor, Invocation, Outcome, Trail, replacement_dict
 from runtime.formats import lower
 from runtime.http import HttpBroker
 from runtime.openapi import OpenApiToolset
@@ -216,7 +215,6 @@ class Runtime:
         def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
             return self.executor.run(tool, args, snapshot, invocation)
 
-        limits = tool.limits if isinstance(tool, PythonTool) and tool.limits else self.limits
         return self._execute(
             name,
             args,
@@ -226,7 +224,7 @@ class Runtime:
             session_id,
             user_id,
             idempotent=tool.options.idempotent,
-            wall_time=limits.wall_time,
+            wall_time=self.executor.limits_for(tool).wall_time,
         )
 
     async def acall(self, name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> ToolResult:
@@ -262,8 +260,7 @@ class Runtime:
                     replacement = self.executor.run_hook(hook, values, trail, invocation)
                     if replacement is None:
                         continue
-                    if not isinstance(replacement, dict):
-                        raise ToolFailed(f"{hook.entry} must return a dict or None")
+                    replacement = replacement_dict(hook, replacement)
                     if kind.startswith("before_"):
                         return trail.outcome(replacement)
                     response, replaced = replacement, True
