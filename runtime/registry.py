@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,8 @@ class Registry:
         with self._lock:
             return self._tools.pop(name, None) is not None
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Tool]:
+        """The tools in registration order (a snapshot: registering meanwhile is safe)."""
         return iter(list(self._tools.values()))
 
     def __len__(self) -> int:

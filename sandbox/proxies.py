@@ -130,6 +130,13 @@ class Context:
         "agent_name",
         "state",
     )
+    function_call_id: str | None
+    user_content: Any
+    events: Any
+    session_id: str | None
+    invocation_id: str | None
+    agent_name: str | None
+    state: StateProxy
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
         set_slot = object.__setattr__
@@ -158,6 +165,8 @@ class Tools:
     """The ``tools`` global: ``tools.<name>(args)`` runs another tool in the host."""
 
     __slots__ = ("_rpc", "_state")
+    _rpc: Rpc
+    _state: StateProxy
 
     def __init__(self, rpc: Rpc, state: StateProxy) -> None:
         object.__setattr__(self, "_rpc", rpc)
@@ -190,6 +199,8 @@ class ToolInfo:
     """The read-only ``tool`` argument of tool callbacks and fakes: its name and description."""
 
     __slots__ = ("name", "description")
+    name: str
+    description: str
 
     def __init__(self, name: str, description: str = "") -> None:
         object.__setattr__(self, "name", name)

@@ -42,8 +42,8 @@ def print_result(console: Console, name: str, result: ToolResult) -> None:
         error = result.error
         kind = error.kind if error else "error"
         message = error.message if error else ""
-        located = not error or not error.line or f"line {error.line}" in message
-        where = "" if located else f" (line {error.line})"
+        line = error.line if error else None
+        where = f" (line {line})" if line and f"line {line}" not in message else ""
         console.print(f"[red]failed[/red] {escape(name)}: {kind}{where}: {escape(message)}")
     if result.logs:
         console.print("[bold]logs[/bold]")
