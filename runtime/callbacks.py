@@ -71,13 +71,9 @@ def _may_be_hook(name: str) -> bool:
     return _is_hook_name(name) or name.startswith(("before_", "after_"))
 
 
-def looks_like_hooks(source: str) -> bool:
-    """True when the source defines a callback or a fake (a function named ``*_callback`` or ``fake_*``)."""
-    try:
-        functions = _functions(parse_tool_source(source))
-    except InvalidSource:
-        return False
-    return any(_is_hook_name(function.name) for function in functions)
+def looks_like_hooks(module: ast.Module) -> bool:
+    """True when the module defines a callback or a fake (a function named ``*_callback`` or ``fake_*``)."""
+    return any(_is_hook_name(function.name) for function in _functions(module))
 
 
 def _signature_problem(
@@ -108,10 +104,9 @@ def _hook_of(function: ast.FunctionDef | ast.AsyncFunctionDef, source: str) -> H
     return hook
 
 
-def hook_diagnostics(source: str) -> list[Diagnostic]:
-    """Wrong callback or fake names and signatures, located."""
-    functions = _functions(parse_tool_source(source))
-    found = (_hook_of(function, source) for function in functions if _may_be_hook(function.name))
+def hook_diagnostics(module: ast.Module) -> list[Diagnostic]:
+    """Wrong callback or fake names and signatures, located (the hooks found are not kept: no source)."""
+    found = (_hook_of(function, "") for function in _functions(module) if _may_be_hook(function.name))
     return [problem for problem in found if isinstance(problem, Diagnostic)]
 
 

@@ -1,7 +1,7 @@
 """Every finding about one tool file: schema, docstring, undefined names (pyflakes), sandbox policy.
 
-A file whose first function is a callback or a fake (``*_callback``, ``fake_*``) is checked
-for the callback names and signatures instead of a tool schema.
+A file that defines a callback or a fake (a function named ``*_callback`` or ``fake_*``) is
+checked for the callback names and signatures instead of a tool schema.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ def check_source(source: str) -> list[Diagnostic]:
         module = parse_tool_source(source)
     except InvalidSource as error:
         return [_from_error(error, "syntax")]
-    if looks_like_hooks(source):
-        diagnostics = hook_diagnostics(source)
+    if looks_like_hooks(module):
+        diagnostics = hook_diagnostics(module)
     else:
         try:
             diagnostics = list(spec_from_module(module).diagnostics)
