@@ -25,6 +25,7 @@ from urllib3.connectionpool import HTTPConnectionPool
 
 from runtime.egress import EgressPolicy, PinnedTarget
 from runtime.errors import BudgetExceeded, HttpFailed
+from sandbox.limits import MiB
 from sandbox.requests_proxy import (
     FAILURE_CONNECTION,
     FAILURE_INVALID_URL,
@@ -33,7 +34,6 @@ from sandbox.requests_proxy import (
     FAILURE_TOO_LARGE,
 )
 
-MiB = 1024 * 1024
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
