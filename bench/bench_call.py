@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +22,7 @@ from RestrictedPython import compile_restricted, safe_globals
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_guards import LIMIT, PRIME_COUNTER, plain_cpython, restrictedpython_directly  # noqa: E402
-from bench_pool import idle_worker_memory  # noqa: E402
+from bench_pool import calls_per_second, idle_worker_memory  # noqa: E402
 
 from runtime import Runtime  # noqa: E402
 
@@ -84,23 +83,6 @@ def trivial_subprocess() -> Callable[[], object]:
     return lambda: subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, check=True)
 
 
-def throughput(rt: Runtime, seconds: float = 3.0, threads: int = 8) -> float:
-    done = [0] * threads
-    stop = time.perf_counter() + seconds
-
-    def loop(index: int) -> None:
-        while time.perf_counter() < stop:
-            rt.call("add", {"a": 1, "b": 2})
-            done[index] += 1
-
-    workers = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    return sum(done) / seconds
-
-
 def row(label: str, samples: list[float], note: str = "") -> None:
     p50, p99 = percentiles(samples)
     print(f"| {label} | {p50:.3f} | {p99:.3f} | {note} |")
@@ -127,7 +109,7 @@ def main() -> None:
                 f"toolpen rt.call, {mode}, back to back",
                 timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2})),
             )
-            results[f"{mode} calls/s, 8 threads"] = throughput(rt)
+            results[f"{mode} calls/s, 8 threads"] = calls_per_second(lambda: rt.call("add", {"a": 1, "b": 2}))
             primes = timed(lambda rt=rt: rt.call("count_primes", {"limit": LIMIT}), rounds=5)
             results[f"{mode} primes"] = min(primes)
             if not reuse:

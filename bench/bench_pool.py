@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 import threading
 import time
+from collections.abc import Callable
 
 from sandbox.limits import Limits
 from sandbox.pool import WorkerPool
@@ -34,20 +35,21 @@ def latencies(pool: WorkerPool, pause: float) -> list[float]:
     return sorted(times)
 
 
-def throughput(pool: WorkerPool, seconds: float = 3.0) -> float:
-    count = [0] * THREADS
+def calls_per_second(call: Callable[[], object], seconds: float = 3.0, threads: int = THREADS) -> float:
+    """How many times ``threads`` threads calling ``call`` back to back finish it per second."""
+    count = [0] * threads
     stop = time.monotonic() + seconds
 
     def loop(index: int) -> None:
         while time.monotonic() < stop:
-            pool.run(JOB, LIMITS, no_rpc)
+            call()
             count[index] += 1
 
-    threads = [threading.Thread(target=loop, args=(i,)) for i in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    workers = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
     return sum(count) / seconds
 
 
@@ -75,7 +77,9 @@ def main() -> None:
                 name = f"{'reuse' if reuse else 'single-use'}, {label}"
                 p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
                 print(f"{name:<34} {p50 * 1e3:8.3f} {p99 * 1e3:8.3f} {statistics.mean(times) * 1e3:8.3f}")
-            print(f"{'  calls/s with 8 threads':<34} {throughput(pool):8.0f}")
+            print(
+                f"{'  calls/s with 8 threads':<34} {calls_per_second(lambda: pool.run(JOB, LIMITS, no_rpc)):8.0f}"
+            )
             if not reuse:
                 time.sleep(0.5)
                 rss, pss = idle_worker_memory(pool)
