@@ -14,7 +14,7 @@ from rich.table import Table
 
 from runtime.cli.app import app
 from runtime.errors import ToolpenError
-from runtime.store import DEFAULT_STORE_URL, Store, open_store
+from runtime.store import DEFAULT_STORE_URL, Store, display_url, open_store
 
 session_app = typer.Typer(name="session", help="List, show and delete stored sessions.", no_args_is_help=True)
 app.add_typer(session_app, name="session")
@@ -45,7 +45,7 @@ def list_sessions(
     with _opened(store_url) as store:
         summaries = store.list_sessions(app_name=app_name, user_id=user_id)
     if not summaries:
-        typer.echo(f"no sessions in {store_url}")
+        typer.echo(f"no sessions in {display_url(store_url)}")  # never the password
         return
     table = Table("id", "app", "user", "events", "last update")
     for summary in summaries:
@@ -67,6 +67,6 @@ def delete_session(session_id: str, store_url: StoreOption = DEFAULT_STORE_URL) 
     """Delete a session with its events and call records (app and user state stay)."""
     with _opened(store_url) as store:
         if not store.delete_session(session_id):
-            typer.echo(f"error: session {session_id!r} not found in {store_url}", err=True)
+            typer.echo(f"error: session {session_id!r} not found in {display_url(store_url)}", err=True)
             raise typer.Exit(1)
     typer.echo(f"deleted session {session_id}")

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from runtime.arguments import validate_arguments
 from runtime.errors import InvalidArguments, ToolpenError
 from runtime.search import DEFAULT_LIMIT, ToolIndex
 
@@ -83,7 +84,13 @@ def run_call(
 ) -> CallOutcome:
     """Run one call; ``tool_search`` (unless a tool has that name) answers ``{"tools": [define(match)]}``."""
     if name == TOOL_SEARCH and name not in {tool.name for tool in runtime.tools(include_deferred=True)}:
-        found = search_deferred(runtime, str(args.get("query", "")), int(args.get("limit") or DEFAULT_LIMIT))
+        try:
+            # The model chose these: a "limit" of "many" or 1e400 used to raise out of the
+            # adapter (int() on it) instead of answering the model with an error.
+            args = validate_arguments(TOOL_SEARCH_PARAMETERS, args)
+        except ToolpenError as error:
+            return CallOutcome(False, error=error)
+        found = search_deferred(runtime, args["query"], args.get("limit", DEFAULT_LIMIT))
         return CallOutcome(True, {"tools": [define(tool) for tool in found]})
     try:
         result = runtime.call(name, args, context=context, session_id=session_id, call_id=call_id)

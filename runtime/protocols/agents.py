@@ -66,8 +66,21 @@ def tool_search(runtime: Runtime, query: str, limit: int = DEFAULT_LIMIT) -> lis
 
 
 def toolpen_call_id(turn_id: str, call_id: str) -> str:
-    """The runtime's call id for one action: call ids are unique within a turn, not a session."""
-    return f"{turn_id}:{call_id}"
+    """The runtime's call id for one action: call ids are unique within a turn, not a session.
+
+    ``%`` and ``:`` inside the ids are percent-encoded, so that turn "t:1" with call "c" and
+    turn "t" with call "1:c" do not share a stored result (the second would replay the
+    first's). Ids without them keep the plain ``"{turn_id}:{call_id}"`` of earlier versions.
+    """
+    return f"{_escape_id(turn_id)}:{_escape_id(call_id)}"
+
+
+def _escape_id(value: str) -> str:
+    return value.replace("%", "%25").replace(":", "%3A")
+
+
+def _usable_id(value: Any) -> bool:
+    return isinstance(value, str) and bool(value)
 
 
 def _field(value: Any, name: str) -> Any:
@@ -116,13 +129,17 @@ def handle_required_actions(
     order. Calls run in the toolpen session named after the agents session, with call id
     ``"{turn_id}:{call_id}"``, so a second handling replays the stored results.
     """
-    session_id = str(_field(session, "id"))
+    session_id = _field(session, "id")
     events = []
     for action in _field(session, "required_actions") or ():
         if _field(action, "type") != "function_call":
             continue
-        turn_id, call_id = str(_field(action, "turn_id")), str(_field(action, "call_id"))
+        turn_id, call_id = _field(action, "turn_id"), _field(action, "call_id")
         try:
+            # Missing ids used to become the text "None": unrelated sessions shared the toolpen
+            # session "None", and id-less actions shared one stored result.
+            if not (_usable_id(session_id) and _usable_id(turn_id) and _usable_id(call_id)):
+                raise InvalidArguments("the session id, turn_id and call_id must be non-empty strings")
             args = parse_arguments(_field(action, "arguments"))
         except InvalidArguments as error:
             outcome = CallOutcome(False, error=error)

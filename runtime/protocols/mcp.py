@@ -20,6 +20,7 @@ import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from runtime.protocols import error_text, run_call
 
@@ -55,6 +56,11 @@ def _toolpen_session(ctx: ServerRequestContext[dict[str, str]]) -> str | None:
     request = ctx.request
     if request is None:
         return ctx.lifespan_context["session_id"]
+    if ctx.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+        # A stateless-era request: the SDK never checked its mcp-session-id header (only the
+        # handshake era's session manager knows sessions and their owners), so trusting it
+        # would let any client run in, read and change another client's session.
+        return None
     mcp_session = request.headers.get(SESSION_HEADER)
     return f"mcp-{mcp_session}" if mcp_session else None
 

@@ -93,6 +93,30 @@ def _field(body: dict[str, Any], name: str, kind: type, default: Any) -> Any:
     return value
 
 
+CONTEXT_FIELDS: dict[str, type] = {
+    "state": dict,
+    "user_content": dict,
+    "events": list,
+    "invocation_id": str,
+    "agent_name": str,
+    "function_call_id": str,
+    "session_id": str,
+}
+"""The call context's known fields and their types. A wrong type used to fail only when the
+call's events were stored, after the tool had run: a 500 and a call left begun (retries then
+answered ``unknown_outcome``)."""
+
+
+def _context(body: dict[str, Any]) -> dict[str, Any]:
+    context = _field(body, "context", dict, {})
+    for name, kind in CONTEXT_FIELDS.items():
+        if name in context and not isinstance(context[name], kind):
+            raise ApiError(400, "bad_request", f"context.{name} must be a {kind.__name__}")
+    if "function_call_id" in context:  # it names the call when call_id is not given: same rule
+        _checked_name(context["function_call_id"], "context.function_call_id")
+    return context
+
+
 def _tool_view(tenant: Tenant, tool: Any, fmt: str) -> dict[str, Any]:
     return {
         "name": tool.name,
@@ -166,7 +190,7 @@ def create_app(config: ServerConfig) -> Starlette:
         if name is None:
             raise ApiError(400, "bad_request", "'tool' (the tool's name) is required")
         args = _field(body, "args", dict, {})
-        context = _field(body, "context", dict, {})
+        context = _context(body)
         user_id = _checked_name(_field(body, "user_id", str, tenant.runtime.user_id), "user_id")
         call_id = _call_id(request, body)
         tool = await asyncio.to_thread(tenant.find_tool, name)
@@ -208,7 +232,15 @@ def create_app(config: ServerConfig) -> Starlette:
     async def delete_session(request: Request) -> Response:
         tenant = service.authorize(request)
         session_id = _checked_name(request.path_params["session_id"], "the session id")
-        if not await asyncio.to_thread(tenant.runtime.store.delete_session, tenant.stored_id(session_id)):
+        stored_id = tenant.stored_id(session_id)
+        # Like get_session: only the tenant's own app. Another app sharing the store (a CLI
+        # run, an embedding host) may hold an id that starts with "<tenant>:".
+        session = await asyncio.to_thread(tenant.runtime.store.get_session, stored_id)
+        if (
+            session is None
+            or session.app_name != tenant.name
+            or not await asyncio.to_thread(tenant.runtime.store.delete_session, stored_id)
+        ):
             raise NotFound(f"session {session_id!r} not found")
         return Response(status_code=204)
 

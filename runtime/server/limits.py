@@ -12,6 +12,11 @@ from starlette.requests import Request
 
 from runtime.server.responses import ApiError
 
+MAX_DEPTH = 64
+"""Deepest nesting of arrays and objects a request body may have. Deeper values made
+``json.loads`` (or the store's or the worker's JSON encoding, later, in a thread with less
+stack left) raise ``RecursionError``: a 500, after the call had begun and possibly run."""
+
 MAX_CLIENTS = 10_000
 """Buckets kept at most; past it, full (idle) buckets are dropped."""
 
@@ -69,9 +74,44 @@ async def read_json_object(request: Request, max_bytes: int) -> dict[str, Any]:
         data = json.loads(body or b"{}")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise _too_deep() from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", f"the body must be a JSON object, not {type(data).__name__}")
+    _check_json_tree(data)
     return data
+
+
+def _check_json_tree(data: Any) -> None:
+    """400 for nesting past ``MAX_DEPTH`` or a lone surrogate (``"\\ud800"``) in a string or key.
+
+    JSON escapes can spell lone surrogates, which Python's decoder accepts but no UTF-8
+    encoder does: the worker frame or the store then failed with a 500 mid-call.
+    """
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _check_text(value)
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise _too_deep()
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    _check_text(key)
+                stack.append((item, depth + 1))
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "bad_request", "the body holds a lone UTF-16 surrogate escape") from None
+
+
+def _too_deep() -> ApiError:
+    return ApiError(400, "bad_request", f"the body is nested deeper than {MAX_DEPTH} levels")
 
 
 def _too_large(max_bytes: int) -> ApiError:

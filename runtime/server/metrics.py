@@ -16,6 +16,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""Methods counted by name; any other is ``other`` (the server accepts any token as a method,
+so an unauthenticated client could otherwise add one label value, a new series, per request)."""
+
 
 class Metrics:
     """Request counts and latency by route, tool call outcomes, refusals by limit."""
@@ -77,5 +81,6 @@ class MetricsMiddleware:
             await self.app(scope, receive, send_and_watch)
         finally:
             route = getattr(scope.get("route"), "path", "unmatched")
-            self.metrics.requests.labels(scope["method"], route, str(status)).inc()
+            method = scope["method"] if scope["method"] in METHODS else "other"
+            self.metrics.requests.labels(method, route, str(status)).inc()
             self.metrics.latency.labels(route).observe(time.perf_counter() - started)

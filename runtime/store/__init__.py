@@ -10,6 +10,8 @@ The server stores are imported when first opened, so the others do not load thei
 
 from __future__ import annotations
 
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
 from runtime.errors import InvalidArguments
 from runtime.store.base import LOCK_TIMEOUT, Store
 from runtime.store.memory import MemoryStore
@@ -17,7 +19,32 @@ from runtime.store.sqlite import SqliteStore
 
 DEFAULT_STORE_URL = "sqlite:///.toolpen/sessions.db"
 
-__all__ = ["DEFAULT_STORE_URL", "LOCK_TIMEOUT", "MemoryStore", "SqliteStore", "Store", "open_store"]
+__all__ = [
+    "DEFAULT_STORE_URL",
+    "LOCK_TIMEOUT",
+    "MemoryStore",
+    "SqliteStore",
+    "Store",
+    "display_url",
+    "open_store",
+]
+
+
+def display_url(url: str) -> str:
+    """``url`` fit to print: its password (``user:PASSWORD@`` or ``?password=``) as ``***``."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if parts.password is not None:
+            userinfo, _, host = netloc.rpartition("@")
+            netloc = f"{userinfo.partition(':')[0]}:***@{host}"
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+        if netloc == parts.netloc and not any(name.lower() == "password" for name, _ in pairs):
+            return url  # nothing secret (urlunsplit would also turn sqlite:/// into sqlite:/)
+        query = [(name, "***" if name.lower() == "password" else value) for name, value in pairs]
+        return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="*")))
+    except ValueError:  # not a URL we can take apart: nothing of it is safe to print
+        return "<store URL>"
 
 
 def open_store(url: str = DEFAULT_STORE_URL) -> Store:
@@ -36,5 +63,5 @@ def open_store(url: str = DEFAULT_STORE_URL) -> Store:
 
         return RedisStore(url)
     raise InvalidArguments(
-        f"unknown store URL {url!r}: use memory://, sqlite:///path, postgresql://... or redis://..."
+        f"unknown store URL {display_url(url)!r}: use memory://, sqlite:///path, postgresql://... or redis://..."
     )
