@@ -155,3 +155,20 @@ def test_the_mcp_client_sample_runs() -> None:
     host = SAMPLES / "hosts" / "mcp_client.py"
     done = subprocess.run([sys.executable, str(host)], capture_output=True, text=True, timeout=60, check=True)
     assert "'loyalty_points': 10" in done.stdout.splitlines()[-1]
+
+
+def test_http_transport_refuses_a_public_address_without_public() -> None:
+    command = [
+        sys.executable,
+        "-c",
+        "from runtime.cli import main; main()",
+        "mcp",
+        str(SAMPLES / "get_customer.py"),
+        "--transport",
+        "http",
+        "--host",
+        "0.0.0.0",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no authentication" in done.stderr

@@ -11,6 +11,7 @@ import typer
 from runtime.cli.app import app
 from runtime.errors import ToolpenError
 from runtime.schema import derive_spec
+from runtime.server.config import is_loopback
 from runtime.store import DEFAULT_STORE_URL
 
 Transport = Literal["stdio", "http"]
@@ -30,6 +31,10 @@ def mcp_command(
     transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP: the address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP: the port to listen on.")] = 8000,
+    public: Annotated[
+        bool,
+        typer.Option("--public", help="HTTP: allow a non-loopback address (there is no authentication)."),
+    ] = False,
     store: Annotated[str, typer.Option("--store", help="Session store URL.")] = DEFAULT_STORE_URL,
     read_only: Annotated[
         list[str] | None, typer.Option("--read-only", help="A tool to mark read-only (repeatable).")
@@ -39,6 +44,13 @@ def mcp_command(
     ] = None,
 ) -> None:
     """Serve the tools over MCP; each MCP session gets its own toolpen session."""
+    if transport == "http" and not is_loopback(host) and not public:
+        typer.echo(
+            f"error: the MCP server has no authentication; refusing to listen on {host}. Bind to "
+            "127.0.0.1 (put an authenticating proxy in front), or pass --public to do it anyway",
+            err=True,
+        )
+        raise typer.Exit(2)
     from runtime.protocols.mcp import serve_http, serve_stdio
     from runtime.runtime import Runtime
 

@@ -9,7 +9,7 @@ upsert (``(state || set) - deleted``), so concurrent sessions writing ``app:``/`
 merge key by key. A read is one statement, hence one snapshot. ``jsonb`` cannot hold the
 character U+0000: such a value is refused as invalid state.
 
-Session locks: ``pg_advisory_lock(hashtext(schema), hashtext(session_id))``, a session-level
+Session locks: ``pg_advisory_lock(hashtextextended(schema || ':' || session_id, 0))``, a session-level
 advisory lock held on a connection of its own for the block. The server releases it when that
 connection closes, so a holder that dies frees it at once; waiting is the server's queue under
 ``lock_timeout`` (no polling). Two session ids whose 32-bit hashes collide share one lock:
@@ -79,7 +79,9 @@ CREATE TABLE toolpen_calls (
 
 _CALL_COLUMNS = "session_id, call_id, tool, args, status, result, started_at, finished_at"
 
-_LOCK_KEY = "hashtext(current_schema()), hashtext(%s)"
+# one 64-bit key per (schema, session): a 32-bit hash would let a tenant search offline for an
+# id whose lock collides with another tenant's session and hold it
+_LOCK_KEY = "hashtextextended(current_schema() || ':' || %s, 0)"
 
 _GET_SESSION = """
 SELECT s.app_name, s.user_id, s.last_update_time,
