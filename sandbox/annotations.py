@@ -21,7 +21,7 @@ from typing import Any
 
 import pydantic
 
-from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse
+from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse, tool_code_on_stack
 
 Problem = tuple[ast.AST, str]
 
@@ -158,18 +158,6 @@ def _check_literal_values(node: ast.expr, problems: list[Problem]) -> None:
             _check(value, problems)
 
 
-def _tool_code_on_stack() -> bool:
-    """True when tool code is running below us, and not through a host module being imported."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
-            return True
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
-            return False
-        frame = frame.f_back
-    return False
-
-
 def _is_type_value(value: Any) -> bool:
     """True for what a name in an annotation may resolve to: types and typing constructs."""
     if isinstance(value, _CONSTANT_TYPES):
@@ -267,7 +255,7 @@ def install_forward_ref_hook() -> None:
     original_evaluate = forward_ref._evaluate  # type: ignore[attr-defined]
 
     def checked_init(self: typing.ForwardRef, arg: str, *args: Any, **kwargs: Any) -> None:
-        if _tool_code_on_stack():
+        if tool_code_on_stack():
             problem = string_annotation_problem(arg) if isinstance(arg, str) else None
             if problem:
                 refuse(problem)
@@ -279,7 +267,7 @@ def install_forward_ref_hook() -> None:
     def checked_evaluate(
         self: typing.ForwardRef, globalns: Any, localns: Any, *args: Any, **kwargs: Any
     ) -> Any:
-        if _tool_code_on_stack():
+        if tool_code_on_stack():
             text = self.__forward_arg__
             problem = string_annotation_problem(text)
             if problem:

@@ -133,6 +133,18 @@ def is_allowed_attribute(name: object) -> bool:
     return type(name) is str and not name.startswith("_") and name not in BLOCKED_ATTRIBUTES
 
 
+def tool_code_on_stack() -> bool:
+    """True when tool code is running below the caller, and not through a host module being imported."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
+            return True
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return False
+        frame = frame.f_back
+    return False
+
+
 def refuse(message: str) -> NoReturn:
     """Raise a ``PolicyViolation`` located at the innermost line of tool code on the stack."""
     frame = sys._getframe(1)

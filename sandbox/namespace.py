@@ -12,6 +12,7 @@ from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack
 from runtime.errors import PolicyViolation
 from sandbox import guards
 from sandbox.annotations import install_forward_ref_hook
+from sandbox.enum_wall import install_enum_hook
 from sandbox.modules import import_view
 from sandbox.pydantic_wall import install_pydantic_hook
 
@@ -182,6 +183,7 @@ def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
 
 
 def install_process_hooks() -> None:
-    """Once per process before tool code runs: the ``typing.ForwardRef`` and pydantic alias hooks. Idempotent."""
+    """Once per process before tool code runs: the ``typing.ForwardRef``, pydantic and enum hooks. Idempotent."""
     install_forward_ref_hook()
     install_pydantic_hook()
+    install_enum_hook()

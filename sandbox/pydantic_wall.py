@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.guards import is_allowed_attribute, refuse
+from sandbox.guards import is_allowed_attribute, refuse, tool_code_on_stack
 
 _FIELD_HOLDERS = ("model-fields", "typed-dict")
 
@@ -73,8 +73,6 @@ def install_pydantic_hook() -> None:
     if _hook_installed:
         return
     from pydantic.plugin import _schema_validator
-
-    from sandbox.annotations import _tool_code_on_stack as tool_code_on_stack
 
     original = _schema_validator.SchemaValidator
 
