@@ -18,8 +18,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from . import LoopbackServer
 
 MAX_EVENT_BYTES = 4_194_304
 Step = list[dict[str, Any]] | str | Callable[[list[dict[str, Any]]], str]
@@ -69,7 +71,7 @@ class Post:
     duplicate: bool
 
 
-class AgentsApiServer:
+class AgentsApiServer(LoopbackServer):
     """Serve scripted agent sessions on 127.0.0.1 (port chosen by the system)."""
 
     def __init__(self) -> None:
@@ -78,25 +80,13 @@ class AgentsApiServer:
         self._seen_keys: set[str] = set()
         self._changed = threading.Condition()
         self._closing = False
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def __enter__(self) -> AgentsApiServer:
-        self._thread.start()
-        return self
+        super().__init__(self._handler())
 
     def __exit__(self, *exc: object) -> None:
         with self._changed:
             self._closing = True
             self._changed.notify_all()
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        super().__exit__(*exc)
 
     def add_session(self, session_id: str, script: Iterable[Step]) -> ScriptedSession:
         session = ScriptedSession(session_id, list(script))

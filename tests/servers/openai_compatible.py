@@ -11,8 +11,10 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from . import LoopbackServer
 
 Turn = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -31,28 +33,14 @@ def assistant(content: str | None = None, *calls: dict[str, Any]) -> dict[str, A
     return message
 
 
-class ScriptedChatServer:
+class ScriptedChatServer(LoopbackServer):
     """Serve scripted turns in order; ``requests`` holds every request body received."""
 
     def __init__(self, turns: Iterable[Turn]) -> None:
         self.turns = list(turns)
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def __enter__(self) -> ScriptedChatServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        super().__init__(self._handler())
 
     def _next_message(self, body: dict[str, Any]) -> dict[str, Any] | None:
         with self._lock:
