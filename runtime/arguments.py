@@ -12,11 +12,6 @@ from jsonschema.exceptions import ValidationError
 from runtime.errors import InvalidArguments
 
 
-@lru_cache(maxsize=1024)
-def _validator(schema_json: str) -> Draft202012Validator:
-    return Draft202012Validator(json.loads(schema_json), format_checker=Draft202012Validator.FORMAT_CHECKER)
-
-
 def _describe(error: ValidationError) -> str:
     where = ".".join(str(part) for part in error.absolute_path)
     if error.validator == "required" and not where:
@@ -35,32 +30,44 @@ def _accepts_null(schema: dict[str, Any]) -> bool:
     )
 
 
-def _without_strict_nulls(parameters: dict[str, Any], args: dict[str, Any]) -> dict[str, Any]:
-    """Drop ``null`` for optional parameters that do not take it: strict-mode models send it for "absent"."""
-    required = set(parameters.get("required", ()))
-    properties = parameters.get("properties", {})
-    return {
-        key: value
-        for key, value in args.items()
-        if value is not None or key in required or key not in properties or _accepts_null(properties[key])
-    }
+class ArgumentValidator:
+    """One tool's parameters schema, compiled once; call it with the arguments of each call."""
+
+    def __init__(self, parameters: dict[str, Any]) -> None:
+        self.properties: dict[str, Any] = parameters.get("properties", {})
+        # strict-mode models send null for "absent": dropped for optional parameters that refuse it
+        required = set(parameters.get("required", ()))
+        self.null_means_absent = frozenset(
+            name
+            for name, schema in self.properties.items()
+            if name not in required and not _accepts_null(schema)
+        )
+        self.validator = Draft202012Validator(parameters, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+    def __call__(self, args: Any) -> dict[str, Any]:
+        """The arguments to call with if ``args`` fit; else ``InvalidArguments`` naming the parameter."""
+        if not isinstance(args, dict):
+            raise InvalidArguments(f"arguments must be a JSON object, not {type(args).__name__}")
+        args = {
+            key: value
+            for key, value in args.items()
+            if value is not None or key not in self.null_means_absent
+        }
+        unknown = sorted(set(args) - set(self.properties))
+        if unknown:
+            expected = ", ".join(self.properties) or "none"
+            raise InvalidArguments(f"unknown argument(s): {', '.join(unknown)}; expected: {expected}")
+        errors = sorted(self.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+        if errors:
+            raise InvalidArguments("; ".join(_describe(error) for error in errors[:5]))
+        return args
+
+
+@lru_cache(maxsize=256)
+def _compiled(schema_json: str) -> ArgumentValidator:
+    return ArgumentValidator(json.loads(schema_json))
 
 
 def validate_arguments(parameters: dict[str, Any], args: Any) -> dict[str, Any]:
-    """The arguments to call with if ``args`` fit ``parameters``; else ``InvalidArguments`` naming the parameter."""
-    if not isinstance(args, dict):
-        raise InvalidArguments(f"arguments must be a JSON object, not {type(args).__name__}")
-    known = parameters.get("properties", {})
-    args = _without_strict_nulls(parameters, args)
-    unknown = sorted(set(args) - set(known))
-    if unknown:
-        raise InvalidArguments(
-            f"unknown argument(s): {', '.join(unknown)}; expected: {', '.join(known) or 'none'}"
-        )
-    errors = sorted(
-        _validator(json.dumps(parameters, sort_keys=True)).iter_errors(args),
-        key=lambda e: list(e.absolute_path),
-    )
-    if errors:
-        raise InvalidArguments("; ".join(_describe(error) for error in errors[:5]))
-    return args
+    """``ArgumentValidator(parameters)(args)``, with the compiled validator cached by schema."""
+    return _compiled(json.dumps(parameters, sort_keys=True))(args)

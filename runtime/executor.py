@@ -14,7 +14,6 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from runtime.arguments import validate_arguments
 from runtime.callbacks import Hook
 from runtime.errors import BudgetExceeded, PolicyViolation, Timeout, ToolFailed, ToolpenError, error_from_dict
 from runtime.http import HttpBroker, RequestBudget
@@ -213,7 +212,7 @@ class Executor:
         if invocation.calls > invocation.max_calls:
             raise BudgetExceeded(f"more than {invocation.max_calls} tool calls in one call")
         tool = self.registry.get(name)
-        args = validate_arguments(tool.spec.parameters, params.get("args") or {})
+        args = tool.arguments(params.get("args") or {})
         nested = dict(snapshot, state=params.get("state", snapshot.get("state", {})))
         nested["function_call_id"] = f"call_{uuid.uuid4().hex[:16]}"
         outcome = self.run(tool, args, nested, invocation)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
+from runtime.arguments import ArgumentValidator
 from runtime.errors import InvalidSource, NotFound
 from runtime.formats import lower
 from runtime.schema import ToolSpec
@@ -29,6 +31,11 @@ class Tool:
     name: str
     spec: ToolSpec
     options: ToolOptions = field(default_factory=ToolOptions)
+
+    @cached_property
+    def arguments(self) -> ArgumentValidator:
+        """Checks a call's arguments against the tool's parameters (compiled on first use)."""
+        return ArgumentValidator(self.spec.parameters)
 
     def schema(self, fmt: str = "openai", *, strict: bool = False) -> dict[str, Any]:
         """The tool's definition in one of `runtime.formats.FORMATS`."""

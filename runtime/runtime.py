@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from runtime.arguments import validate_arguments
 from runtime.callbacks import Hook, parse_hooks
 from runtime.egress import EgressPolicy
 from runtime.errors import (
@@ -207,7 +206,7 @@ class Runtime:
         call_id = call_id or context.get("function_call_id") or _new_id("call")
         try:
             tool = self.registry.get(name)
-            args = validate_arguments(tool.spec.parameters, {} if args is None else args)
+            args = tool.arguments({} if args is None else args)
         except ToolpenError as error:
             state = dict(context.get("state") or {})
             return ToolResult(False, error=error, call_id=call_id, session_id=session_id, state=state)

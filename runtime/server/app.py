@@ -21,7 +21,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from runtime.arguments import validate_arguments
 from runtime.check import check_source
 from runtime.errors import InvalidSource, NotFound, PolicyViolation, ToolpenError
 from runtime.formats import FORMATS
@@ -194,7 +193,7 @@ def create_app(config: ServerConfig) -> Starlette:
         user_id = _checked_name(_field(body, "user_id", str, tenant.runtime.user_id), "user_id")
         call_id = _call_id(request, body)
         tool = await asyncio.to_thread(tenant.find_tool, name)
-        validate_arguments(tool.spec.parameters, args)
+        tool.arguments(args)
         result = await tenant.runtime.acall(
             name,
             args,
