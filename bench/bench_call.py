@@ -92,7 +92,13 @@ def main() -> None:
     print("| trivial call | p50 ms | p99 ms | note |\n| --- | ---: | ---: | --- |")
     row("plain CPython (exec + call)", timed(trivial_plain()))
     row("RestrictedPython directly (compile + exec + call)", timed(trivial_restrictedpython()))
-    row("smolagents LocalPythonExecutor", timed(trivial_smolagents()), "in-process, no process wall")
+    smolagents = trivial_smolagents()
+    row("smolagents LocalPythonExecutor, back to back", timed(smolagents), "in-process, no process wall")
+    row(
+        "smolagents LocalPythonExecutor, paced 5 ms",
+        timed(smolagents, pause=0.005),
+        "in-process, no process wall",
+    )
     row("subprocess per call (python -I -S -c)", timed(trivial_subprocess(), rounds=40), "process wall, cold")
     results: dict[str, float] = {}
     for reuse in (False, True):
