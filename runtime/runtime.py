@@ -268,7 +268,9 @@ class Runtime:
             return trail.outcome(response if replaced else None)
 
         context = dict(context or {})
-        call_id = context.get("function_call_id") or _new_id(kind)
+        # always an id of its own: a host passing a tool call's context must not make the tool
+        # call later replay this callback run's stored result
+        call_id = _new_id(kind)
         return self._execute(
             f"{kind}_callback",
             {},

@@ -212,3 +212,12 @@ def test_the_host_loop_sample(text: str, answer: str, state: dict) -> None:
     final, state_line = done.stdout.strip().splitlines()
     assert answer in final
     assert json.loads(state_line.removeprefix("state: ")) == state
+
+
+def test_callbacks_never_take_the_call_id_of_a_tool_call(rt: Runtime) -> None:
+    rt.add_tool(SET_FLAG)
+    rt.add_callback((SAMPLES / "callbacks" / "model_guard.py").read_text())
+    context = {"function_call_id": "call-1"}
+    rt.run_callbacks("before_model", session_id="s", context=context, llm_request={"contents": []})
+    result = rt.call("set_flag", {"value": "x"}, session_id="s", context=context)
+    assert result.success and not result.replayed and result.output == {"flag": "x"}
