@@ -12,8 +12,8 @@ from collections.abc import Callable
 from RestrictedPython import compile_restricted, safe_globals
 from RestrictedPython.Guards import guarded_iter_unpack_sequence
 
-from sandbox.compiler import compile_tool
-from sandbox.namespace import OutputCapture, build_globals
+from sandbox.language.compiler import compile_tool
+from sandbox.language.namespace import OutputCapture, build_globals
 
 PRIME_COUNTER = """
 def count_primes(limit: int) -> int:

@@ -11,8 +11,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from runtime.pool import WorkerPool
 from sandbox.limits import Limits
-from sandbox.pool import WorkerPool
 
 SOURCE = "def add(a: int, b: int) -> int:\n    return a + b\n"
 JOB = {"source": SOURCE, "entry": "add", "args": {"a": 1, "b": 2}, "context": {"state": {}}}

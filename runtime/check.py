@@ -15,7 +15,7 @@ from runtime.callbacks import hook_diagnostics, looks_like_hooks
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
-from sandbox.compiler import policy_diagnostics
+from sandbox.language.compiler import policy_diagnostics
 
 INJECTED_GLOBALS = frozenset({"context", "tools", "ces_requests"})
 """Names the runtime defines for every tool, so they are not undefined."""

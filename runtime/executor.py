@@ -17,10 +17,10 @@ from typing import Any
 from runtime.callbacks import Hook
 from runtime.errors import BudgetExceeded, PolicyViolation, Timeout, ToolFailed, ToolpenError, error_from_dict
 from runtime.http import HttpBroker, RequestBudget
+from runtime.pool import WorkerPool
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
 from runtime.session import StateDelta
 from sandbox.limits import Limits
-from sandbox.pool import WorkerPool
 
 
 @dataclass
@@ -165,8 +165,8 @@ class Executor:
         if isinstance(tool, PythonTool):
             job = {"source": tool.source, "entry": tool.name, "args": args}
             return self._in_worker(job, self.limits_for(tool), snapshot, invocation)
-        if isinstance(tool, EndpointTool):
-            output = tool.endpoint.invoke(
+        if isinstance(tool, EndpointTool) and tool.operation is not None:
+            output = tool.operation.invoke(
                 args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
             )
             return {"success": True, "output": output}

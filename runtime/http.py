@@ -26,7 +26,7 @@ from urllib3.connectionpool import HTTPConnectionPool
 from runtime.egress import EgressPolicy, PinnedTarget
 from runtime.errors import BudgetExceeded, HttpFailed
 from sandbox.limits import MiB
-from sandbox.requests_proxy import (
+from sandbox.wire import (
     FAILURE_CONNECTION,
     FAILURE_INVALID_URL,
     FAILURE_REDIRECTS,

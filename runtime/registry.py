@@ -6,13 +6,16 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from runtime.arguments import ArgumentValidator
 from runtime.errors import InvalidSource, NotFound
-from runtime.formats import lower
 from runtime.schema import ToolSpec
+from runtime.schema.arguments import ArgumentValidator
+from runtime.schema.formats import lower
 from sandbox.limits import Limits
+
+if TYPE_CHECKING:
+    from runtime.openapi_toolset import Operation
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ class Tool:
         return ArgumentValidator(self.spec.parameters)
 
     def schema(self, fmt: str = "openai", *, strict: bool = False) -> dict[str, Any]:
-        """The tool's definition in one of `runtime.formats.FORMATS`."""
+        """The tool's definition in one of `runtime.schema.formats.FORMATS`."""
         return lower(self.spec, fmt, strict=strict).schema
 
 
@@ -54,7 +57,7 @@ class PythonTool(Tool):
 class EndpointTool(Tool):
     """A tool that calls one OpenAPI operation through the HTTP broker."""
 
-    endpoint: Any = None
+    operation: Operation | None = None
 
 
 class Registry:

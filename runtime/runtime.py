@@ -25,17 +25,17 @@ from runtime.errors import (
     UnknownOutcome,
 )
 from runtime.executor import Executor, Invocation, Outcome, Trail, replacement_dict
-from runtime.formats import lower
 from runtime.http import HttpBroker
-from runtime.openapi import OpenApiToolset
+from runtime.openapi_toolset import OpenApiToolset
+from runtime.pool import WorkerPool
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptions
 from runtime.results import ToolResult
 from runtime.schema import derive_spec
+from runtime.schema.formats import lower
 from runtime.session import Event, EventActions, Session, call_events
 from runtime.store import Store, open_store
-from sandbox.compiler import compile_tool
+from sandbox.language.compiler import compile_tool
 from sandbox.limits import Limits
-from sandbox.pool import WorkerPool
 
 __all__ = ["Runtime", "ToolResult"]
 
@@ -145,7 +145,7 @@ class Runtime:
             endpoints = OpenApiToolset.from_file(toolset, spec, server=server, auth=auth)
         return [
             self.registry.add(
-                EndpointTool(name=endpoint.name, spec=endpoint.spec, endpoint=endpoint), replace=replace
+                EndpointTool(name=endpoint.name, spec=endpoint.spec, operation=endpoint), replace=replace
             )
             for endpoint in endpoints.tools
         ]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.arguments import validate_arguments
 from runtime.errors import InvalidArguments
 from runtime.schema import derive_spec
+from runtime.schema.arguments import validate_arguments
 
 SOURCE = '''
 from typing import Literal, Optional

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from attacks import run_tool
 
-from sandbox.proxies import Context
+from sandbox.bridges.proxies import Context
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

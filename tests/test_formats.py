@@ -1,4 +1,4 @@
-"""runtime.formats: a ToolSpec lowered to openai, responses (strict), gemini and mcp."""
+"""runtime.schema.formats: a ToolSpec lowered to openai, responses (strict), gemini and mcp."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from runtime.errors import InvalidSource
-from runtime.formats import FORMATS, GEMINI_RECURSION_DEPTH, lower
 from runtime.schema import ToolSpec, derive_spec
+from runtime.schema.formats import FORMATS, GEMINI_RECURSION_DEPTH, lower
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 SAMPLE_NAMES = (

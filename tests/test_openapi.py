@@ -17,7 +17,7 @@ from httpd import Handler, LocalServer, serve
 from runtime.egress import EgressPolicy
 from runtime.errors import HttpDenied, HttpFailed, InvalidArguments, InvalidSource
 from runtime.http import HttpBroker
-from runtime.openapi import EndpointTool, OpenApiToolset, snake_case
+from runtime.openapi_toolset import OpenApiToolset, Operation, snake_case
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 CRM_SPEC = SAMPLES / "openapi" / "crm_service.yaml"
@@ -54,7 +54,7 @@ def echo_server() -> Iterator[LocalServer]:
         yield server
 
 
-def call(tool: EndpointTool, args: dict[str, Any], broker: HttpBroker) -> Any:
+def call(tool: Operation, args: dict[str, Any], broker: HttpBroker) -> Any:
     return tool.invoke(args, broker=broker, budget=broker.new_budget(), deadline=time.monotonic() + 5)
 
 

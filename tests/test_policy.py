@@ -8,9 +8,9 @@ import pytest
 from attacks import run_tool
 
 from runtime.errors import InvalidSource, PolicyViolation
-from sandbox.annotations import string_annotation_problem
-from sandbox.compiler import compile_tool, policy_diagnostics
-from sandbox.namespace import install_process_hooks
+from sandbox.language.annotations import string_annotation_problem
+from sandbox.language.compiler import compile_tool, policy_diagnostics
+from sandbox.language.namespace import install_process_hooks
 
 
 def test_policy_diagnostics_lists_every_violation_with_line_and_column() -> None:

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from runtime.errors import NotFound
+from runtime.pool import WorkerPool
 from sandbox.limits import Limits
-from sandbox.pool import WorkerPool
 
 LIMITS = Limits(wall_time=2.0, cpu_time=2.0)
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from sandbox.protocol import HEADER, ProtocolError, encode, recv_frame, send_frame
+from sandbox.wire import HEADER, ProtocolError, encode, recv_frame, send_frame
 
 
 @pytest.fixture

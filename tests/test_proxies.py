@@ -8,8 +8,8 @@ import pytest
 from test_pool import run
 
 from runtime.errors import BudgetExceeded, InvalidState
-from sandbox.pool import WorkerPool
-from sandbox.proxies import Context, StateProxy
+from runtime.pool import WorkerPool
+from sandbox.bridges.proxies import Context, StateProxy
 
 
 @pytest.fixture(scope="module")

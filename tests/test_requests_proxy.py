@@ -12,7 +12,7 @@ from httpd import Handler, LocalServer, serve
 from runtime.egress import EgressPolicy
 from runtime.errors import BudgetExceeded
 from runtime.http import HttpBroker
-from sandbox.requests_proxy import CesRequests, make_ces_requests
+from sandbox.bridges.requests_proxy import CesRequests, make_ces_requests
 
 
 def echo(h: Handler) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 # Command modules register themselves on import (one module per command group).
 from runtime.cli import doctor as _doctor  # noqa: F401
-from runtime.cli import inspect as _inspect  # noqa: F401
 from runtime.cli import mcp as _mcp  # noqa: F401
 from runtime.cli import run as _run  # noqa: F401
+from runtime.cli import schema as _schema  # noqa: F401
 from runtime.cli import serve as _serve  # noqa: F401
 from runtime.cli import turn as _turn  # noqa: F401
 from runtime.cli.app import app

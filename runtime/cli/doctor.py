@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from runtime.cli.app import app
-from sandbox.pool import WorkerPool
+from runtime.pool import WorkerPool
 
 
 @app.command("doctor")

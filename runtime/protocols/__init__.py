@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.arguments import validate_arguments
 from runtime.errors import InvalidArguments, ToolpenError
+from runtime.schema.arguments import validate_arguments
 from runtime.search import DEFAULT_LIMIT, ToolIndex
 
 if TYPE_CHECKING:

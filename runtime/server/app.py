@@ -23,11 +23,11 @@ from starlette.routing import Route
 
 from runtime.check import check_source
 from runtime.errors import InvalidSource, NotFound, PolicyViolation, ToolpenError
-from runtime.formats import FORMATS
+from runtime.schema.formats import FORMATS
+from runtime.server.api_document import openapi_document
 from runtime.server.config import ServerConfig
 from runtime.server.limits import RateLimiter, read_json_object
 from runtime.server.metrics import Metrics, MetricsMiddleware
-from runtime.server.openapi import openapi_document
 from runtime.server.responses import ApiError, error_response, status_of
 from runtime.server.tenants import OPTION_NAMES, Tenant, Tenants
 from runtime.store import open_store

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.compiler import compile_tool
-from sandbox.namespace import OutputCapture, build_globals, install_process_hooks
+from sandbox.language.compiler import compile_tool
+from sandbox.language.namespace import OutputCapture, build_globals, install_process_hooks
 
 
 def run_tool(

@@ -17,8 +17,8 @@ import pytest
 
 from attacks import run_tool
 from runtime.errors import PolicyViolation
-from sandbox.compiler import compile_tool
-from sandbox.modules import module_view
+from sandbox.language.compiler import compile_tool
+from sandbox.language.modules import module_view
 
 SENTINEL = "/tmp/toolpen-attack-sentinel"
 

@@ -239,7 +239,7 @@ def test_a_huge_rpc_is_refused_in_the_worker(rt: Runtime, call: str) -> None:
 
 
 def test_a_deeply_nested_frame_is_a_protocol_error() -> None:
-    from sandbox.protocol import ProtocolError, decode
+    from sandbox.wire import ProtocolError, decode
 
     with pytest.raises(ProtocolError):
         decode(b"[" * 200_000 + b"]" * 200_000)

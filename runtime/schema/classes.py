@@ -3,13 +3,28 @@
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
-from runtime.schema_docs import read_docstring
-from runtime.schema_fields import MISSING, FieldInfo, apply_field, literal_value
+from runtime.diagnostics import Level
+from runtime.schema.docstrings import read_docstring
+from runtime.schema.fields import MISSING, FieldInfo, apply_field, literal_value
+from runtime.schema.scope import Scope
 
-if TYPE_CHECKING:
-    from runtime.schema_types import Scope, TypeTranslator
+
+class TypeTranslator(Protocol):
+    """What reading a class needs of ``typehints.TypeTranslator`` (kept abstract: no import circle)."""
+
+    scope: Scope
+    enum_values: dict[str, Any]
+
+    def report(
+        self, node: ast.AST, message: str, *, level: Level | None = None, code: str = "schema"
+    ) -> None: ...
+
+    def translate_member(self, annotation: ast.expr) -> tuple[dict[str, Any] | None, FieldInfo]: ...
+
+    def read_value(self, value: ast.expr, info: FieldInfo) -> None: ...
+
 
 ClassKind = Literal["enum", "model", "typeddict", "dataclass"]
 

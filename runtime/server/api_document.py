@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.formats import FORMATS
+from runtime.schema.formats import FORMATS
 
 VERSION = "1"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.guards import is_allowed_attribute, refuse, tool_code_on_stack
+from sandbox.language.guards import is_allowed_attribute, refuse, tool_code_on_stack
 
 _FIELD_HOLDERS = ("model-fields", "typed-dict")
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pydantic
 
-from sandbox.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse, tool_code_on_stack
+from sandbox.language.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse, tool_code_on_stack
 
 Problem = tuple[ast.AST, str]
 
@@ -169,7 +169,7 @@ def _is_type_value(value: Any) -> bool:
 
 
 def _is_namespace_value(value: Any) -> bool:
-    from sandbox.modules import ModuleView
+    from sandbox.language.modules import ModuleView
 
     return isinstance(value, ModuleView) or _is_type_value(value)
 

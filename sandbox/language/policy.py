@@ -15,9 +15,9 @@ from contextlib import contextmanager
 
 from RestrictedPython.transformer import IOPERATOR_TO_STR, RestrictingNodeTransformer
 
-from sandbox.annotations import annotation_problems
-from sandbox.guards import ALLOWED_DUNDER_METHODS, FORMAT_METHODS, is_allowed_attribute
-from sandbox.modules import is_allowed_module
+from sandbox.language.annotations import annotation_problems
+from sandbox.language.guards import ALLOWED_DUNDER_METHODS, FORMAT_METHODS, is_allowed_attribute
+from sandbox.language.modules import is_allowed_module
 
 Located = tuple[int, int, str]
 

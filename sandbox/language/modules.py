@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runtime.errors import PolicyViolation
-from sandbox import guards
+from sandbox.language import guards
 
 ALLOWED_MODULES = frozenset(
     {

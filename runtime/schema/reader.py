@@ -9,9 +9,10 @@ from typing import Any
 
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
-from runtime.schema_docs import DocInfo, read_docstring
-from runtime.schema_fields import FieldInfo, apply_field
-from runtime.schema_types import Scope, TypeTranslator
+from runtime.schema.docstrings import DocInfo, read_docstring
+from runtime.schema.fields import FieldInfo, apply_field
+from runtime.schema.scope import Scope
+from runtime.schema.typehints import TypeTranslator
 
 TOOL_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 TOOL_NAME_MAX = 64

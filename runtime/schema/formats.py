@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from runtime.errors import InvalidSource
-from runtime.schema import ToolSpec
-from runtime.schema_fields import admits_null
+from runtime.schema.fields import admits_null
+from runtime.schema.reader import ToolSpec
 
 Format = Literal["openai", "responses", "gemini", "mcp"]
 FORMATS: tuple[str, ...] = get_args(Format)

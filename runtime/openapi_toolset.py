@@ -69,8 +69,8 @@ class Credentials:
 
 
 @dataclass(frozen=True)
-class EndpointTool:
-    """One operation as a tool: ``name``, ``spec`` (a ToolSpec) and ``invoke``."""
+class Operation:
+    """One OpenAPI operation: ``name``, ``spec`` (a ToolSpec) and ``invoke``; registered as an ``EndpointTool``."""
 
     name: str
     spec: ToolSpec
@@ -144,7 +144,7 @@ class OpenApiToolset:
     """The endpoint tools of one OpenAPI document."""
 
     name: str
-    tools: tuple[EndpointTool, ...]
+    tools: tuple[Operation, ...]
 
     @classmethod
     def from_file(
@@ -170,7 +170,7 @@ class OpenApiToolset:
         if not TOOLSET_NAME.match(name):
             raise InvalidSource(f"toolset name {name!r} must be snake_case (a-z, 0-9, _)")
         document = _checked(document)
-        tools: dict[str, EndpointTool] = {}
+        tools: dict[str, Operation] = {}
         for path, path_item in (document.get("paths") or {}).items():
             for method in METHODS:
                 operation = path_item.get(method)
@@ -182,7 +182,7 @@ class OpenApiToolset:
                 tools[tool.name] = tool
         return cls(name=name, tools=tuple(tools.values()))
 
-    def get(self, tool_name: str) -> EndpointTool:
+    def get(self, tool_name: str) -> Operation:
         """The tool with this name; ``KeyError`` otherwise."""
         return next(tool for tool in self.tools if tool.name == tool_name)
 
@@ -248,7 +248,7 @@ def _endpoint(
     operation: dict[str, Any],
     server: str | None,
     auth: Mapping[str, str],
-) -> EndpointTool:
+) -> Operation:
     """The tool for one operation."""
     operation_id = operation.get("operationId")
     name = f"{toolset}_{snake_case(operation_id) if operation_id else snake_case(f'{method} {path}')}"
@@ -298,7 +298,7 @@ def _endpoint(
         diagnostics=diagnostics,
         lineno=0,
     )
-    return EndpointTool(
+    return Operation(
         name=name,
         spec=spec,
         method=method,

@@ -1,4 +1,4 @@
-"""The zygote: a warm process that forks workers for the pool (``python -m sandbox.zygote FD``).
+"""The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD``).
 
 It imports everything tool code may use once, rehearses a call, builds the seccomp program,
 enters an empty network namespace, and then serves its control socket (``SOCK_SEQPACKET``,
@@ -25,11 +25,11 @@ import tempfile
 from typing import Any
 
 from runtime.errors import ToolpenError
-from sandbox.compiler import TOOL_FILENAME, compile_tool
-from sandbox.isolation import build_seccomp_filter, enter_network_namespace
-from sandbox.namespace import install_process_hooks
-from sandbox.protocol import decode, encode
-from sandbox.worker import rehearse, serve
+from sandbox.language.compiler import TOOL_FILENAME, compile_tool
+from sandbox.language.namespace import install_process_hooks
+from sandbox.process.isolation import build_seccomp_filter, enter_network_namespace
+from sandbox.process.worker import rehearse, serve
+from sandbox.wire import decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
 

@@ -11,9 +11,9 @@ import typer
 from runtime.check import check_source
 from runtime.cli.app import app
 from runtime.errors import InvalidSource
-from runtime.formats import Format, lower
-from runtime.openapi import OpenApiToolset
+from runtime.openapi_toolset import OpenApiToolset
 from runtime.schema import derive_spec
+from runtime.schema.formats import Format, lower
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2

@@ -29,13 +29,13 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.compiler import TOOL_FILENAME, compile_tool
-from sandbox.isolation import Walls, apply_call_limits, isolate_worker
+from sandbox.bridges.proxies import Context, RpcClient, Tools, hook_arguments
+from sandbox.bridges.requests_proxy import make_ces_requests
+from sandbox.language.compiler import TOOL_FILENAME, compile_tool
+from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
-from sandbox.namespace import OutputCapture, build_globals
-from sandbox.protocol import Rpc, recv_frame, send_frame
-from sandbox.proxies import Context, RpcClient, Tools, hook_arguments
-from sandbox.requests_proxy import make_ces_requests
+from sandbox.process.isolation import Walls, apply_call_limits, isolate_worker
+from sandbox.wire import Rpc, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
 from pydantic import BaseModel

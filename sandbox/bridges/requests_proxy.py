@@ -14,13 +14,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from runtime.errors import HttpDenied, HttpFailed
-from sandbox.protocol import Rpc
-
-FAILURE_TIMEOUT = "timeout:"
-FAILURE_CONNECTION = "connection error:"
-FAILURE_REDIRECTS = "too many redirects:"
-FAILURE_INVALID_URL = "invalid url:"
-FAILURE_TOO_LARGE = "response too large:"
+from sandbox.wire import (
+    FAILURE_CONNECTION,
+    FAILURE_INVALID_URL,
+    FAILURE_REDIRECTS,
+    FAILURE_TIMEOUT,
+    FAILURE_TOO_LARGE,
+    Rpc,
+)
 
 
 class RequestException(Exception):

@@ -12,7 +12,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from sandbox.guards import is_allowed_attribute, refuse, tool_code_on_stack
+from sandbox.language.guards import is_allowed_attribute, refuse, tool_code_on_stack
 
 _hook_installed = False
 

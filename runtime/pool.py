@@ -25,11 +25,11 @@ from typing import Any
 
 from runtime.errors import Timeout, ToolpenError, WorkerCrashed
 from sandbox.limits import Limits
-from sandbox.protocol import ProtocolError, Rpc, decode, encode, recv_frame, send_frame
+from sandbox.wire import ProtocolError, Rpc, decode, encode, recv_frame, send_frame
 
 log = logging.getLogger(__name__)
 
-PACKAGE_ROOT = str(Path(__file__).resolve().parent.parent)
+PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
 MAX_PACKET = 64 * 1024
 EXIT_REPORT_WAIT = 1.0  # seconds to wait for the zygote's word on how a silent worker ended
 FRAME_MARGIN = 1024 * 1024  # room for the JSON around a result, its state delta and logs
@@ -58,7 +58,7 @@ class _Zygote:
     def __init__(self, on_worker: Callable[[_Worker], None], on_exit: Callable[[int, int], None]) -> None:
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sandbox.zygote", str(theirs.fileno())],
+            [sys.executable, "-m", "sandbox.process.zygote", str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             close_fds=True,
             env={"PYTHONPATH": PACKAGE_ROOT, "PYTHONUTF8": "1", "LC_ALL": "C.UTF-8"},

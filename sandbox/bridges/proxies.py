@@ -2,7 +2,7 @@
 
 Every proxy talks to the host through one ``Rpc`` callable, ``rpc(target, method, params)``,
 which sends an ``rpc`` frame and waits for its answer; a failure comes back as the rebuilt
-``ToolpenError``. A proxy for ``ces_requests`` plugs in the same way (see ``sandbox.worker``).
+``ToolpenError``. A proxy for ``ces_requests`` plugs in the same way (see ``sandbox.process.worker``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
-from sandbox.protocol import Rpc, recv_frame, send_frame
+from sandbox.wire import Rpc, recv_frame, send_frame
 
 
 class RpcClient:

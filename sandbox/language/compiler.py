@@ -8,7 +8,7 @@ import types
 
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource, PolicyViolation
-from sandbox.policy import Located, ToolPolicy
+from sandbox.language.policy import Located, ToolPolicy
 
 TOOL_FILENAME = "<tool>"
 """The file name of tool code in code objects and tracebacks (how the worker finds the tool's lines)."""

@@ -10,11 +10,11 @@ from typing import Any
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 
 from runtime.errors import PolicyViolation
-from sandbox import guards
-from sandbox.annotations import install_forward_ref_hook
-from sandbox.enum_wall import install_enum_hook
-from sandbox.modules import import_view
-from sandbox.pydantic_wall import install_pydantic_hook
+from sandbox.language import guards
+from sandbox.language.annotations import install_forward_ref_hook
+from sandbox.language.enum_wall import install_enum_hook
+from sandbox.language.modules import import_view
+from sandbox.language.pydantic_wall import install_pydantic_hook
 
 _PLAIN_BUILTINS = [
     "None",

@@ -1,4 +1,4 @@
-"""Framed JSON messages between the parent and a worker (never pickle).
+"""The wire between host and worker: framed JSON messages (never pickle) and the constants both sides read.
 
 A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON. The zygote's
 control channel is a ``SOCK_SEQPACKET`` socket, so its messages are bare JSON packets
@@ -19,6 +19,14 @@ MAX_FRAME = 64 * 1024 * 1024
 
 Rpc = Callable[[str, str, dict[str, Any]], Any]
 """``rpc(target, method, params) -> result``: a call from a worker to a host service (``tools``, ``http``)."""
+
+# The host's HTTP broker starts an ``http_error`` message with one of these prefixes, so that
+# ``ces_requests`` inside the worker raises the matching requests-style exception.
+FAILURE_TIMEOUT = "timeout:"
+FAILURE_CONNECTION = "connection error:"
+FAILURE_REDIRECTS = "too many redirects:"
+FAILURE_INVALID_URL = "invalid url:"
+FAILURE_TOO_LARGE = "response too large:"
 
 
 class ProtocolError(Exception):
