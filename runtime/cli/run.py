@@ -13,22 +13,17 @@ from rich.markup import escape
 from runtime.cli.app import app
 from runtime.cli.setup import (
     UNUSABLE,
-    AllowHostOption,
-    AuthOption,
-    CallbacksOption,
-    Extras,
-    FakesOption,
-    OpenApiOption,
-    ToolsOption,
+    ExtraOptions,
+    JsonOption,
+    StoreOption,
     build_runtime,
     read_json_option,
     read_source,
+    with_extra_options,
 )
 from runtime.errors import ToolpenError
 from runtime.results import ToolResult
 from runtime.store import DEFAULT_STORE_URL
-
-StoreOption = Annotated[str, typer.Option("--store", help="Session store URL.")]
 
 
 def print_result(console: Console, name: str, result: ToolResult) -> None:
@@ -61,6 +56,7 @@ def exit_code(result: ToolResult) -> int:
 
 
 @app.command("run")
+@with_extra_options
 def run_tool(
     file: Annotated[Path, typer.Argument(help="Python file with the tool's source.")],
     name: Annotated[str | None, typer.Option("--name", help="Entry function (default: the first).")] = None,
@@ -73,13 +69,9 @@ def run_tool(
     session: Annotated[
         str, typer.Option("--session", help="Session id; state persists across runs.")
     ] = "local",
-    as_json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")] = False,
-    tools: ToolsOption = None,
-    openapi: OpenApiOption = None,
-    auth: AuthOption = None,
-    allow_host: AllowHostOption = None,
-    callbacks: CallbacksOption = None,
-    fakes: FakesOption = None,
+    as_json: JsonOption = False,
+    *,
+    options: ExtraOptions,
 ) -> None:
     """Run a tool once and print its result, logs and state change.
 
@@ -87,7 +79,7 @@ def run_tool(
     """
     try:
         source = read_source(file)
-        extras = Extras.from_options(tools, openapi, auth, allow_host, callbacks, fakes)
+        extras = options.extras()
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
         with build_runtime(store, extras) as rt:
@@ -99,7 +91,7 @@ def run_tool(
     if as_json:
         typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
     else:
-        if fakes:
+        if options.fakes:
             typer.echo("note: fakes are enabled; faked results are marked", err=True)
         print_result(Console(highlight=False), name or file.stem, result)
     raise typer.Exit(exit_code(result))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar, cast, get_type_hints
 
 import typer
 
@@ -16,24 +19,8 @@ from runtime.runtime import Runtime
 UNUSABLE = frozenset({"invalid_source", "policy", "invalid_arguments"})
 """Error kinds that mean the source or the arguments are unusable (exit 2)."""
 
-ToolsOption = Annotated[
-    list[Path] | None, typer.Option("--tools", help="Python tool file or folder (repeatable).")
-]
-OpenApiOption = Annotated[
-    list[str] | None, typer.Option("--openapi", help="OpenAPI toolset NAME=SPEC (repeatable).")
-]
-AuthOption = Annotated[
-    list[str] | None, typer.Option("--auth", help="Secret for an OpenAPI security scheme, SCHEME=SECRET.")
-]
-AllowHostOption = Annotated[
-    list[str] | None, typer.Option("--allow-host", help="Let ces_requests reach HOST[:PORT] (repeatable).")
-]
-CallbacksOption = Annotated[
-    list[Path] | None, typer.Option("--callbacks", help="Callback file (repeatable).")
-]
-FakesOption = Annotated[
-    list[Path] | None, typer.Option("--fakes", help="Fake tool calls for local testing (repeatable).")
-]
+StoreOption = Annotated[str, typer.Option("--store", help="Session store URL.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
 
 
 @dataclass
@@ -47,24 +34,61 @@ class Extras:
     callbacks: list[Path] = field(default_factory=list)
     fakes: list[Path] = field(default_factory=list)
 
-    @classmethod
-    def from_options(
-        cls,
-        tools: list[Path] | None,
-        openapi: list[str] | None,
-        auth: list[str] | None,
-        allow_host: list[str] | None,
-        callbacks: list[Path] | None,
-        fakes: list[Path] | None,
-    ) -> Extras:
-        return cls(
-            tools=list(tools or []),
-            openapi=_pairs(openapi or [], "--openapi", "NAME=SPEC"),
-            auth=_pairs(auth or [], "--auth", "SCHEME=SECRET"),
-            allow_hosts=list(allow_host or []),
-            callbacks=list(callbacks or []),
-            fakes=list(fakes or []),
+
+def _option(flag: str, text: str) -> Any:
+    return field(default=None, metadata={"option": typer.Option(flag, help=text)})
+
+
+@dataclass
+class ExtraOptions:
+    """The options for the extras, as given on the command line (the one list `run` and `turn` take)."""
+
+    tools: list[Path] | None = _option("--tools", "Python tool file or folder (repeatable).")
+    openapi: list[str] | None = _option("--openapi", "OpenAPI toolset NAME=SPEC (repeatable).")
+    auth: list[str] | None = _option("--auth", "Secret for an OpenAPI security scheme, SCHEME=SECRET.")
+    allow_host: list[str] | None = _option("--allow-host", "Let ces_requests reach HOST[:PORT] (repeatable).")
+    callbacks: list[Path] | None = _option("--callbacks", "Callback file (repeatable).")
+    fakes: list[Path] | None = _option("--fakes", "Fake tool calls for local testing (repeatable).")
+
+    def extras(self) -> Extras:
+        """The extras they name; ``InvalidArguments`` for a malformed NAME=VALUE pair."""
+        return Extras(
+            tools=list(self.tools or []),
+            openapi=_pairs(self.openapi or [], "--openapi", "NAME=SPEC"),
+            auth=_pairs(self.auth or [], "--auth", "SCHEME=SECRET"),
+            allow_hosts=list(self.allow_host or []),
+            callbacks=list(self.callbacks or []),
+            fakes=list(self.fakes or []),
         )
+
+
+Command = TypeVar("Command", bound=Callable[..., None])
+
+
+def with_extra_options(command: Command) -> Command:
+    """``command`` with the fields of ``ExtraOptions`` as options after its own, passed to it as ``options``.
+
+    Typer reads the signature made here.
+    """
+    own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "options"]
+    types = get_type_hints(ExtraOptions)
+    extra = [
+        inspect.Parameter(
+            option.name,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[types[option.name], option.metadata["option"]],
+        )
+        for option in fields(ExtraOptions)
+    ]
+
+    @functools.wraps(command)
+    def with_options(**values: Any) -> None:
+        given = {option.name: values.pop(option.name) for option in fields(ExtraOptions)}
+        command(**values, options=ExtraOptions(**given))
+
+    with_options.__signature__ = inspect.Signature([*own, *extra])  # type: ignore[attr-defined]
+    return cast(Command, with_options)
 
 
 def _pairs(items: list[str], option: str, form: str) -> dict[str, str]:

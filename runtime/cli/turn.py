@@ -21,15 +21,13 @@ from rich.console import Console
 from runtime.cli.app import app
 from runtime.cli.run import exit_code, print_result
 from runtime.cli.setup import (
-    AllowHostOption,
-    AuthOption,
-    CallbacksOption,
+    ExtraOptions,
     Extras,
-    FakesOption,
-    OpenApiOption,
-    ToolsOption,
+    JsonOption,
+    StoreOption,
     build_runtime,
     read_source,
+    with_extra_options,
 )
 from runtime.errors import InvalidArguments, ToolpenError
 from runtime.results import ToolResult
@@ -88,19 +86,16 @@ def _play(rt: Runtime, script: dict[str, Any], session: str) -> list[tuple[str, 
 
 
 @app.command("turn")
+@with_extra_options
 def run_turn(
     file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls, ...")],
-    store: Annotated[str, typer.Option("--store", help="Session store URL.")] = DEFAULT_STORE_URL,
+    store: StoreOption = DEFAULT_STORE_URL,
     session: Annotated[
         str | None, typer.Option("--session", help="Session id (default: the script's).")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")] = False,
-    tools: ToolsOption = None,
-    openapi: OpenApiOption = None,
-    auth: AuthOption = None,
-    allow_host: AllowHostOption = None,
-    callbacks: CallbacksOption = None,
-    fakes: FakesOption = None,
+    as_json: JsonOption = False,
+    *,
+    options: ExtraOptions,
 ) -> None:
     """Run a scripted agent turn in one session and show each call, its callbacks and the state after.
 
@@ -112,7 +107,7 @@ def run_turn(
         script = _read_turn(file)
         extras = _merged(
             _script_extras(script, file.parent),
-            Extras.from_options(tools, openapi, auth, allow_host, callbacks, fakes),
+            options.extras(),
         )
         session_id = session or str(script.get("session") or "turn")
         with build_runtime(store, extras) as rt:
