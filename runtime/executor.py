@@ -1,8 +1,8 @@
 """One tool run: callbacks, fakes, then a Python tool in a worker or an endpoint through the broker.
 
-The executor knows nothing of sessions: it takes a context snapshot and returns an
-:class:`Outcome` (output and state delta, or a structured error). The runtime decides what
-to commit. Nested ``tools.<name>(...)`` calls come back from the worker as RPCs and run here,
+Also a host's agent callbacks (``run_agent_hooks``). The executor knows nothing of sessions: it
+takes a context snapshot and returns an :class:`Outcome` (output and state delta, or a
+structured error); the unit of work (``runtime/unit_of_work.py``) decides what to commit. Nested ``tools.<name>(...)`` calls come back from the worker as RPCs and run here,
 inside the same :class:`Invocation` (one deadline, one budget, one delta), and go through the
 same tool callbacks.
 """
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.callbacks import Hook
-from runtime.errors import BudgetExceeded, PolicyViolation, Timeout, ToolFailed, ToolpenError, error_from_dict
+from runtime.errors import BudgetExceeded, PolicyViolation, Timeout, ToolFailed, ToolpenError
 from runtime.http import HttpBroker, RequestBudget
-from runtime.pool import WorkerPool
+from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
 from runtime.session import StateDelta
 from sandbox.limits import Limits
@@ -63,11 +63,11 @@ class Trail:
         """The context snapshot with every change so far applied."""
         return {**self.base, "state": self.delta.apply_to(self.base.get("state") or {})}
 
-    def absorb(self, done: dict[str, Any]) -> None:
+    def absorb(self, reply: WorkerReply) -> None:
         """Take a step's logs and, if it succeeded, its state delta."""
-        self.logs.append(done.get("logs") or "")
-        if done.get("success"):
-            self.delta = self.delta.then(StateDelta.from_dict(done.get("state_delta")))
+        self.logs.append(reply.logs)
+        if reply.success:
+            self.delta = self.delta.then(reply.state_delta)
 
     def outcome(self, output: Any, *, faked: bool = False) -> Outcome:
         return Outcome(True, output, None, self.delta, "".join(self.logs), faked)
@@ -106,6 +106,35 @@ class Executor:
         finally:
             invocation.stack.pop()
 
+    def run_agent_hooks(
+        self,
+        kind: str,
+        llm_request: dict[str, Any] | None,
+        llm_response: dict[str, Any] | None,
+        snapshot: dict[str, Any],
+        invocation: Invocation,
+    ) -> Outcome:
+        """Run the ``kind`` callbacks (``before_agent``, ``after_model``, ...); the output is the replacement.
+
+        The first ``before_*`` callback that returns a dict wins; each ``after_*`` callback sees
+        the response as the previous one left it; None when none replaced anything.
+        """
+        trail = Trail(snapshot)
+        response, replaced = llm_response, False
+        try:
+            for hook in list(self.hooks.get(kind, [])):
+                values = {"llm_request": llm_request, "llm_response": response}
+                replacement = self.run_hook(hook, values, trail, invocation)
+                if replacement is None:
+                    continue
+                replacement = replacement_dict(hook, replacement)
+                if kind.startswith("before_"):
+                    return trail.outcome(replacement)
+                response, replaced = replacement, True
+        except ToolpenError as error:
+            return trail.failure(error)
+        return trail.outcome(response if replaced else None)
+
     def limits_for(self, tool: Tool) -> Limits:
         """The limits a tool runs under: its own when it was registered with some, else the runtime's."""
         return tool.limits if isinstance(tool, PythonTool) and tool.limits else self.limits
@@ -117,12 +146,11 @@ class Executor:
             "entry": hook.entry,
             "hook": {"parameters": hook.parameters, "values": values},
         }
-        done = self._in_worker(job, self.limits, trail.snapshot(), invocation)
-        trail.absorb(done)
-        if not done.get("success"):
-            error = error_from_dict(done.get("error") or {})
+        reply = self._in_worker(job, self.limits, trail.snapshot(), invocation)
+        trail.absorb(reply)
+        if (error := reply.error) is not None:
             raise type(error)(f"{hook.entry} failed: {error.message}", line=error.line, col=error.col)
-        return done.get("output")
+        return reply.output
 
     def _run_with_hooks(
         self, tool: Tool, args: dict[str, Any], trail: Trail, invocation: Invocation
@@ -137,11 +165,11 @@ class Executor:
                 return trail.outcome(replacement_dict(hook, replacement))
         output, faked = self._fake(tool, values, trail, invocation)
         if not faked:
-            done = self._run_tool(tool, args, trail.snapshot(), invocation)
-            trail.absorb(done)
-            if not done.get("success"):
-                return trail.failure(error_from_dict(done.get("error") or {}))
-            output = done.get("output")
+            reply = self._run_tool(tool, args, trail.snapshot(), invocation)
+            trail.absorb(reply)
+            if reply.error is not None:
+                return trail.failure(reply.error)
+            output = reply.output
         for hook in self.hooks.get("after_tool", []):
             replacement = self.run_hook(hook, {**values, "tool_response": output}, trail, invocation)
             if replacement is not None:
@@ -161,7 +189,7 @@ class Executor:
 
     def _run_tool(
         self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
-    ) -> dict[str, Any]:
+    ) -> WorkerReply:
         if isinstance(tool, PythonTool):
             job = {"source": tool.source, "entry": tool.name, "args": args}
             return self._in_worker(job, self.limits_for(tool), snapshot, invocation)
@@ -169,13 +197,13 @@ class Executor:
             output = tool.operation.invoke(
                 args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
             )
-            return {"success": True, "output": output}
+            return WorkerReply(output=output)
         raise PolicyViolation(f"tool {tool.name!r} has no way to run")
 
     def _in_worker(
         self, job: dict[str, Any], limits: Limits, snapshot: dict[str, Any], invocation: Invocation
-    ) -> dict[str, Any]:
-        """Run one job in a sandbox worker within the invocation's deadline; the ``done`` message."""
+    ) -> WorkerReply:
+        """Run one job in a sandbox worker within the invocation's deadline."""
         remaining = invocation.remaining()
         if remaining <= 0:
             raise Timeout("the call's deadline passed before this step could start")

@@ -3,7 +3,9 @@
 The pool keeps ``size`` workers ready; a worker that is done with is replaced after its call
 (not during it, so that the fork does not compete with the call for CPU). The parent enforces the wall-clock deadline with
 SIGKILL (through a pidfd, so a recycled pid is never hit), answers the worker's RPCs by calling
-``rpc(target, method, params)``, and turns every way a worker can end into a ``done`` message.
+``rpc(target, method, params)``, and turns every way a worker can end into a :class:`WorkerReply`:
+the ``done`` message decoded and checked here, once, or the structured error of a worker that
+died, overran or sent something malformed.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import Timeout, ToolpenError, WorkerCrashed
+from runtime.errors import InvalidState, Timeout, ToolpenError, WorkerCrashed, error_from_dict
+from runtime.session import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import ProtocolError, Rpc, decode, encode, recv_frame, send_frame
 
@@ -35,6 +38,47 @@ EXIT_REPORT_WAIT = 1.0  # seconds to wait for the zygote's word on how a silent 
 FRAME_MARGIN = 1024 * 1024  # room for the JSON around a result, its state delta and logs
 TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting for a worker
 REMEMBERED_EXITS = 4096
+
+
+@dataclass(frozen=True)
+class WorkerReply:
+    """A worker's answer to one call; ``error`` is None exactly when it succeeded."""
+
+    output: Any = None
+    error: ToolpenError | None = None
+    state_delta: StateDelta = field(default_factory=StateDelta)
+    logs: str = ""
+
+    @property
+    def success(self) -> bool:
+        return self.error is None
+
+    @classmethod
+    def decode(cls, done: dict[str, Any]) -> WorkerReply:
+        """Read a ``done`` message; raises ``ProtocolError`` when it is not the shape the wire promises."""
+        logs = done.get("logs", "")
+        if not isinstance(logs, str):
+            raise ProtocolError("a reply's logs must be a string")
+        if done.get("success") is False:
+            return cls(error=_decode_error(done.get("error")), logs=logs)
+        if done.get("success") is not True or "output" not in done:
+            raise ProtocolError('a reply is {"success": true, "output", ...} or {"success": false, "error"}')
+        try:
+            delta = StateDelta.from_dict(done.get("state_delta"))
+        except InvalidState as exc:
+            raise ProtocolError(exc.message) from None
+        return cls(output=done["output"], state_delta=delta, logs=logs)
+
+
+def _decode_error(error: Any) -> ToolpenError:
+    if not (
+        isinstance(error, dict)
+        and isinstance(error.get("kind"), str)
+        and isinstance(error.get("message"), str)
+        and all(isinstance(error.get(key), int | None) for key in ("line", "col"))
+    ):
+        raise ProtocolError('a failed reply\'s error is {"kind", "message"[, "line", "col"]}')
+    return error_from_dict(error)
 
 
 @dataclass
@@ -130,15 +174,15 @@ class WorkerPool:
         self._closed = False
         self._zygote = self._start_zygote()
 
-    def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> dict[str, Any]:
-        """Run ``job`` (``source``, ``entry``, ``args``, ``context``) and return its ``done`` message."""
+    def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
+        """Run ``job`` (``source``, ``entry``, ``args``, ``context``) in a worker; never raises for its faults."""
         worker = self._take()
-        done, answered = self._converse(worker, job, limits, rpc)
+        reply, answered = self._converse(worker, job, limits, rpc)
         if answered and self.reuse:
             self._ready.put(worker)
         else:
             self._retire(worker)
-        return done
+        return reply
 
     def warm(self, source: str) -> None:
         """Compile a tool in the zygote so that workers forked from now on have it cached."""
@@ -152,12 +196,15 @@ class WorkerPool:
         worker = self._take()
         try:
             send_frame(worker.sock, {"op": "walls"})
-            reply = recv_frame(worker.sock, deadline=time.monotonic() + 10)
+            done = recv_frame(worker.sock, deadline=time.monotonic() + 10)
+            reply = None if done is None else WorkerReply.decode(done)
+        except ProtocolError:
+            reply = None
         finally:
             self._retire(worker)
-        if reply is None:
+        if reply is None or not isinstance(reply.output, dict):
             raise WorkerCrashed("the worker ended before reporting its walls")
-        return reply["output"]
+        return reply.output
 
     def close(self) -> None:
         """Stop the zygote and every ready worker."""
@@ -257,8 +304,8 @@ class WorkerPool:
 
     def _converse(
         self, worker: _Worker, job: dict[str, Any], limits: Limits, rpc: Rpc
-    ) -> tuple[dict[str, Any], bool]:
-        """Send the call, answer RPCs until ``done``; returns the message and whether it was answered."""
+    ) -> tuple[WorkerReply, bool]:
+        """Send the call, answer RPCs until ``done``; returns the reply and whether the worker answered."""
         deadline = time.monotonic() + limits.wall_time
         # the worker checks these sizes itself; the host does not take its word for it
         max_frame = limits.result_size + limits.state_size + limits.output + FRAME_MARGIN
@@ -267,20 +314,20 @@ class WorkerPool:
             while True:
                 message = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
                 if message is None:
-                    return _failed(self._why_it_ended(worker, limits)), False
+                    return WorkerReply(error=self._why_it_ended(worker, limits)), False
                 if message.get("op") == "done":
-                    message.setdefault("logs", "")
-                    return message, True
+                    return WorkerReply.decode(message), True
                 if message.get("op") != "rpc":
                     raise ProtocolError(f"unexpected message {message.get('op')!r}")
                 _answer(worker.sock, message, rpc)
         except TimeoutError:
             worker.kill()
-            return _failed(Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")), False
+            timeout = Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")
+            return WorkerReply(error=timeout), False
         except (OSError, ProtocolError) as exc:
             worker.kill()
             log.warning("toolpen worker %d broke the protocol: %s", worker.pid, exc)
-            return _failed(WorkerCrashed("the worker broke off the call")), False
+            return WorkerReply(error=WorkerCrashed("the worker broke off the call")), False
 
     def _why_it_ended(self, worker: _Worker, limits: Limits) -> ToolpenError:
         code = self._exit_code(worker.pid)
@@ -312,7 +359,3 @@ def _answer(sock: socket.socket, message: dict[str, Any], rpc: Rpc) -> None:
             log.exception("toolpen rpc %s.%s answered with something that is not JSON", target, method)
             error = {"kind": "internal", "message": "the host's answer is not JSON"}
     send_frame(sock, {"op": "rpc_error", "id": request_id, "error": error})
-
-
-def _failed(error: ToolpenError) -> dict[str, Any]:
-    return {"op": "done", "success": False, "error": error.to_dict(), "logs": ""}

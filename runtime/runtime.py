@@ -1,17 +1,15 @@
 """The public Python API: ``Runtime``.
 
 A runtime owns a registry of tools, its callbacks and fakes, a pool of sandbox workers, an
-HTTP broker and a session store. ``call`` validates the arguments, runs the tool (with its
-callbacks) under the session's lock and commits the state delta and the call's events
-atomically, only when the call succeeds.
+HTTP broker and a session store. ``call`` validates the arguments and hands a
+:class:`~runtime.unit_of_work.CallPlan` to the unit of work, which runs the tool (with its
+callbacks, through the executor) under the session's lock and commits the state delta and the
+call's events atomically, only when the call succeeds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +20,8 @@ from runtime.errors import (
     InvalidSource,
     PolicyViolation,
     ToolpenError,
-    UnknownOutcome,
 )
-from runtime.executor import Executor, Invocation, Outcome, Trail, replacement_dict
+from runtime.executor import Executor, Invocation, Outcome
 from runtime.http import HttpBroker
 from runtime.openapi_toolset import OpenApiToolset
 from runtime.pool import WorkerPool
@@ -32,8 +29,8 @@ from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptio
 from runtime.results import ToolResult
 from runtime.schema import derive_spec
 from runtime.schema.formats import lower
-from runtime.session import Event, EventActions, Session, call_events
 from runtime.store import Store, open_store
+from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
 from sandbox.language.compiler import compile_tool
 from sandbox.limits import Limits
 
@@ -41,32 +38,6 @@ __all__ = ["Runtime", "ToolResult"]
 
 AGENT_CALLBACKS = ("before_agent", "after_agent", "before_model", "after_model")
 """Callback kinds a host runs itself with ``run_callbacks``; tool callbacks run around every call."""
-
-Steps = Callable[[dict[str, Any], Invocation], Outcome]
-"""The work of one call: from a context snapshot to an outcome."""
-
-
-def _new_id(prefix: str) -> str:
-    return f"{prefix}_{uuid.uuid4().hex[:20]}"
-
-
-def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: str | None) -> ToolResult:
-    if not outcome.success:
-        return ToolResult(
-            False, None, outcome.error, outcome.logs, state=state, call_id=call_id, session_id=session_id
-        )
-    delta = outcome.state_delta
-    return ToolResult(
-        True,
-        outcome.output,
-        None,
-        outcome.logs,
-        delta.to_dict(),
-        delta.apply_to(state),
-        call_id,
-        session_id,
-        faked=outcome.faked,
-    )
 
 
 class Runtime:
@@ -96,10 +67,15 @@ class Runtime:
         self.executor = Executor(self.registry, self.pool, self.broker, self.limits, self.hooks)
         self.app_name = app_name
         self.user_id = user_id
-        self.agent_name = agent_name
-        self.max_depth = max_depth
-        self.max_calls = max_calls
         self.enable_fakes = enable_fakes
+        self.unit_of_work = UnitOfWork(
+            self.store,
+            self.broker,
+            app_name=app_name,
+            agent_name=agent_name,
+            max_depth=max_depth,
+            max_calls=max_calls,
+        )
 
     # -- registration ---------------------------------------------------------------------
 
@@ -203,7 +179,7 @@ class Runtime:
     ) -> ToolResult:
         """Run tool ``name`` with ``args``; never raises for a fault of the tool or its input."""
         context = dict(context or {})
-        call_id = call_id or context.get("function_call_id") or _new_id("call")
+        call_id = call_id or context.get("function_call_id") or new_id("call")
         try:
             tool = self.registry.get(name)
             args = tool.arguments({} if args is None else args)
@@ -214,17 +190,18 @@ class Runtime:
         def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
             return self.executor.run(tool, args, snapshot, invocation)
 
-        return self._execute(
+        plan = CallPlan(
             name,
             args,
             steps,
             context,
             call_id,
             session_id,
-            user_id,
+            user_id or self.user_id,
             idempotent=tool.options.idempotent,
             wall_time=self.executor.limits_for(tool).wall_time,
         )
+        return self.unit_of_work.run(plan)
 
     async def acall(self, name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> ToolResult:
         """``call`` for asyncio: the same implementation, run in a worker thread."""
@@ -248,154 +225,25 @@ class Runtime:
         """
         if kind not in AGENT_CALLBACKS:
             raise InvalidArguments(f"run_callbacks takes one of {', '.join(AGENT_CALLBACKS)}, not {kind!r}")
-        hooks = list(self.hooks.get(kind, []))
 
         def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
-            trail = Trail(snapshot)
-            response, replaced = llm_response, False
-            try:
-                for hook in hooks:
-                    values = {"llm_request": llm_request, "llm_response": response}
-                    replacement = self.executor.run_hook(hook, values, trail, invocation)
-                    if replacement is None:
-                        continue
-                    replacement = replacement_dict(hook, replacement)
-                    if kind.startswith("before_"):
-                        return trail.outcome(replacement)
-                    response, replaced = replacement, True
-            except ToolpenError as error:
-                return trail.failure(error)
-            return trail.outcome(response if replaced else None)
+            return self.executor.run_agent_hooks(kind, llm_request, llm_response, snapshot, invocation)
 
-        context = dict(context or {})
-        # always an id of its own: a host passing a tool call's context must not make the tool
-        # call later replay this callback run's stored result
-        call_id = _new_id(kind)
-        return self._execute(
+        plan = CallPlan(
             f"{kind}_callback",
             {},
             steps,
-            context,
-            call_id,
+            dict(context or {}),
+            # always an id of its own: a host passing a tool call's context must not make the
+            # tool call later replay this callback run's stored result
+            new_id(kind),
             session_id,
-            user_id,
+            user_id or self.user_id,
             idempotent=False,
             wall_time=self.limits.wall_time,
             tool_events=False,
         )
-
-    # -- one call, in a session or not ------------------------------------------------------
-
-    def _execute(
-        self,
-        name: str,
-        args: dict[str, Any],
-        steps: Steps,
-        context: dict[str, Any],
-        call_id: str,
-        session_id: str | None,
-        user_id: str | None,
-        *,
-        idempotent: bool,
-        wall_time: float,
-        tool_events: bool = True,
-    ) -> ToolResult:
-        invocation = Invocation(
-            deadline=time.monotonic() + wall_time,
-            max_depth=self.max_depth,
-            max_calls=self.max_calls,
-            http_budget=self.broker.new_budget(),
-        )
-        if session_id is None:
-            state = dict(context.get("state") or {})
-            snapshot = self._snapshot(
-                context, state, call_id, context.get("session_id") or "", list(context.get("events") or [])
-            )
-            return _result(steps(snapshot, invocation), state, call_id, None)
-        try:
-            with self.store.lock(session_id):
-                session = self.store.get_or_create_session(
-                    self.app_name, user_id or self.user_id, session_id, context.get("state")
-                )
-                earlier = self.store.begin_call(session_id, call_id, name, args)
-                if earlier is not None and earlier.finished:
-                    return ToolResult.from_record(earlier, session.state)
-                if earlier is not None and not idempotent:
-                    raise UnknownOutcome(
-                        f"call {call_id!r} of {name!r} started earlier but stored no result; "
-                        "it may have had effects, so it is not run again"
-                    )
-                return self._run_and_commit(
-                    name, args, steps, context, call_id, session, invocation, tool_events
-                )
-        except ToolpenError as error:
-            return ToolResult(False, error=error, call_id=call_id, session_id=session_id)
-
-    def _run_and_commit(
-        self,
-        name: str,
-        args: dict[str, Any],
-        steps: Steps,
-        context: dict[str, Any],
-        call_id: str,
-        session: Session,
-        invocation: Invocation,
-        tool_events: bool,
-    ) -> ToolResult:
-        given = context.get("state") or {}
-        temp = {key: value for key, value in given.items() if key.startswith("temp:")}
-        events = [event.to_dict() for event in session.events]
-        snapshot = self._snapshot(context, {**session.state, **temp}, call_id, session.id, events)
-        outcome = steps(snapshot, invocation)
-        result = _result(outcome, session.state, call_id, session.id)
-        if not outcome.success:
-            self.store.fail_call(session.id, call_id, result.stored())
-            return result
-        delta = outcome.state_delta
-        author, invocation_id = snapshot["agent_name"], snapshot["invocation_id"]
-        if tool_events:
-            new_events = call_events(
-                call_id=call_id,
-                tool=name,
-                args=args,
-                response={"result": outcome.output},
-                delta=delta,
-                author=author,
-                invocation_id=invocation_id,
-            )
-        elif stored := delta.without_temp():
-            actions = EventActions(state_delta=stored.to_dict())
-            new_events = [Event(author=author, invocation_id=invocation_id, actions=actions)]
-        else:
-            new_events = []
-        try:
-            self.store.commit_call(session.id, call_id, delta, new_events, result.stored())
-        except ToolpenError as error:
-            failed = ToolResult(
-                False,
-                error=error,
-                logs=outcome.logs,
-                state=session.state,
-                call_id=call_id,
-                session_id=session.id,
-            )
-            self.store.fail_call(session.id, call_id, failed.stored())
-            return failed
-        result.state = {k: v for k, v in result.state.items() if not k.startswith("temp:")}
-        return result
-
-    def _snapshot(
-        self, context: dict[str, Any], state: dict[str, Any], call_id: str, session_id: str, events: list[Any]
-    ) -> dict[str, Any]:
-        return {
-            "state": state,
-            "events": events,
-            "user_content": context.get("user_content") or {"role": "user", "parts": []},
-            "function_call_id": call_id,
-            "session_id": session_id,
-            "invocation_id": context.get("invocation_id") or _new_id("inv"),
-            "agent_name": context.get("agent_name") or self.agent_name,
-        }
+        return self.unit_of_work.run(plan)
 
     # -- lifetime -------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import time
 import pytest
 from test_pool import run
 
-from runtime.pool import WorkerPool
+from runtime.pool import WorkerPool, WorkerReply
 from sandbox.limits import Limits, MiB
 
 LIMITS = Limits(wall_time=1.5, cpu_time=5.0, memory=256 * MiB, output=1000, result_size=10_000, recursion=100)
@@ -19,15 +19,15 @@ def pool():
         yield pool
 
 
-def check(pool: WorkerPool, source: str, kind: str | tuple[str, ...], limits: Limits = LIMITS) -> dict:
+def check(pool: WorkerPool, source: str, kind: str | tuple[str, ...], limits: Limits = LIMITS) -> WorkerReply:
     """Run a hostile tool: a clean error of ``kind`` within the deadline, then a normal call works."""
     start = time.monotonic()
     done = run(pool, source, limits=limits)
     elapsed = time.monotonic() - start
-    assert done["success"] is False, done
-    assert done["error"]["kind"] in ((kind,) if isinstance(kind, str) else kind), done
+    assert done.success is False, done
+    assert done.error.kind in ((kind,) if isinstance(kind, str) else kind), done
     assert elapsed < limits.wall_time + 1.0
-    assert run(pool, "def ok() -> int:\n    return 1\n")["output"] == 1  # still serving
+    assert run(pool, "def ok() -> int:\n    return 1\n").output == 1  # still serving
     return done
 
 
@@ -45,18 +45,18 @@ def test_an_infinite_loop_that_catches_everything_times_out(pool):
         """,
         "timeout",
     )
-    assert "wall time of 1.5 s" in done["error"]["message"]
+    assert "wall time of 1.5 s" in done.error.message
 
 
 def test_cpu_time_limit_ends_the_call(pool):
     limits = Limits(wall_time=5.0, cpu_time=1.0)
     done = check(pool, "def spin():\n    while True:\n        pass\n", "timeout", limits)
-    assert "CPU time" in done["error"]["message"]
+    assert "CPU time" in done.error.message
 
 
 def test_a_huge_list_is_a_memory_error(pool):
     done = check(pool, "def bomb():\n    x = [0] * (10**10)\n    return len(x)\n", "memory")
-    assert done["error"]["line"] == 2
+    assert done.error.line == 2
 
 
 def test_a_growing_string_is_a_memory_error(pool):
@@ -74,7 +74,7 @@ def test_a_growing_string_is_a_memory_error(pool):
 
 def test_deep_recursion_is_a_recursion_error(pool):
     done = check(pool, "def down(n: int = 0):\n    return down(n + 1)\n", "recursion")
-    assert done["error"]["line"] == 2
+    assert done.error.line == 2
 
 
 def test_a_huge_power_ends_cleanly(pool):
@@ -105,13 +105,13 @@ def test_an_output_flood_is_truncated_with_a_note(pool):
         """,
         limits=LIMITS,
     )
-    assert done["success"] is True
-    assert done["output"] == "done"
-    assert done["logs"].startswith("line 0\n")
-    assert len(done["logs"]) < LIMITS.output + 200
-    assert "truncated" in done["logs"]
+    assert done.success is True
+    assert done.output == "done"
+    assert done.logs.startswith("line 0\n")
+    assert len(done.logs) < LIMITS.output + 200
+    assert "truncated" in done.logs
 
 
 def test_a_huge_result_is_output_too_large(pool):
     done = check(pool, "def big():\n    return 'x' * 20000\n", "output_too_large")
-    assert "20002 bytes" in done["error"]["message"]
+    assert "20002 bytes" in done.error.message

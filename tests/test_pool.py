@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 
-from runtime.errors import NotFound
-from runtime.pool import WorkerPool
+from runtime.errors import NotFound, Timeout
+from runtime.pool import WorkerPool, WorkerReply
+from runtime.session import StateDelta
 from sandbox.limits import Limits
+from sandbox.wire import ProtocolError
 
 LIMITS = Limits(wall_time=2.0, cpu_time=2.0)
 
@@ -26,7 +28,7 @@ def no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
 
 
 def run(pool: WorkerPool, source: str, args: dict | None = None, *, context: dict | None = None,
-        limits: Limits = LIMITS, rpc=no_rpc) -> dict[str, Any]:  # fmt: skip
+        limits: Limits = LIMITS, rpc=no_rpc) -> WorkerReply:  # fmt: skip
     source = textwrap.dedent(source)
     entry = re.search(r"^def (\w+)", source, re.M).group(1)
     job = {"source": source, "entry": entry, "args": args or {}, "context": context or {"state": {}}}
@@ -55,13 +57,11 @@ def test_a_call_returns_output_logs_and_state_delta(pool):
         {"points": 5},
         context={"state": {"profile": {"points": 10}, "other": 1}},
     )
-    assert done == {
-        "op": "done",
-        "success": True,
-        "output": {"points": 15},
-        "state_delta": {"set": {"profile": {"points": 15}}, "deleted": []},
-        "logs": "now 15\n",
-    }
+    assert done == WorkerReply(
+        output={"points": 15},
+        state_delta=StateDelta({"profile": {"points": 15}}, []),
+        logs="now 15\n",
+    )
 
 
 def test_results_are_made_json(pool):
@@ -77,13 +77,13 @@ def test_results_are_made_json(pool):
             return {"model": Item(name="a"), "tuple": (1, 2), "set": {3, 1, 2}}
         """,
     )
-    assert done["output"] == {"model": {"name": "a"}, "tuple": [1, 2], "set": [1, 2, 3]}
+    assert done.output == {"model": {"name": "a"}, "tuple": [1, 2], "set": [1, 2, 3]}
 
 
 def test_a_result_that_is_not_json_is_a_tool_error(pool):
     done = run(pool, "def f():\n    return {'x': float('nan')}\n")
-    assert done["error"]["kind"] == "tool_error"
-    assert "not JSON" in done["error"]["message"]
+    assert done.error.kind == "tool_error"
+    assert "not JSON" in done.error.message
 
 
 def test_a_tool_exception_names_the_tool_line_and_no_host_path(pool):
@@ -96,21 +96,21 @@ def test_a_tool_exception_names_the_tool_line_and_no_host_path(pool):
         """,
         {"a": 1, "b": 0},
     )
-    assert done["success"] is False
-    assert done["error"]["kind"] == "tool_error"
-    assert done["error"]["line"] == 4
-    assert "ZeroDivisionError" in done["error"]["message"]
-    assert "/" not in done["error"]["message"].replace("a / b", "")
+    assert done.success is False
+    assert done.error.kind == "tool_error"
+    assert done.error.line == 4
+    assert "ZeroDivisionError" in done.error.message
+    assert "/" not in done.error.message.replace("a / b", "")
 
 
 def test_syntax_errors_and_missing_entry_are_invalid_source(pool):
-    assert run(pool, "def f(:\n    pass\n".replace("def f(", "def f(x"))["error"]["kind"] == "invalid_source"
+    assert run(pool, "def f(:\n    pass\n".replace("def f(", "def f(x")).error.kind == "invalid_source"
     job = {"source": "def f():\n    return 1\n", "entry": "g", "args": {}, "context": {}}
-    assert pool.run(job, LIMITS, no_rpc)["error"]["kind"] == "invalid_source"
+    assert pool.run(job, LIMITS, no_rpc).error.kind == "invalid_source"
 
 
 def test_workers_see_none_of_the_parent_environment(pool):
-    assert run(pool, "def f():\n    return 1\n")["success"]
+    assert run(pool, "def f():\n    return 1\n").success
     zygote = pool._zygote.process.pid
     checked = 0
     deadline = time.monotonic() + 10
@@ -141,14 +141,14 @@ def second_random_after_seed_42() -> float:
 
 
 def test_single_use_workers_share_no_module_state(pool):
-    assert run(pool, SEED)["success"]
-    assert run(pool, NEXT)["output"] != second_random_after_seed_42()
+    assert run(pool, SEED).success
+    assert run(pool, NEXT).output != second_random_after_seed_42()
 
 
 def test_reuse_mode_keeps_the_worker_and_its_state():
     with WorkerPool(size=1, reuse=True) as reused:
-        assert run(reused, SEED)["success"]
-        assert run(reused, NEXT)["output"] == second_random_after_seed_42()
+        assert run(reused, SEED).success
+        assert run(reused, NEXT).output == second_random_after_seed_42()
 
 
 def test_rpc_errors_reach_the_tool_as_catchable_errors(pool):
@@ -162,7 +162,7 @@ def test_rpc_errors_reach_the_tool_as_catchable_errors(pool):
                 return exc.kind + ": " + exc.message
         """,
     )
-    assert done["output"] == "not_found: no tools.call in this test"
+    assert done.output == "not_found: no tools.call in this test"
 
 
 def test_a_crashing_host_rpc_is_reported_without_details(pool):
@@ -170,15 +170,15 @@ def test_a_crashing_host_rpc_is_reported_without_details(pool):
         raise RuntimeError("secret host detail /etc/passwd")
 
     done = run(pool, "def f():\n    return tools.x({})\n", rpc=broken)
-    assert done["error"]["kind"] == "tool_error"
-    assert "secret" not in done["error"]["message"]
+    assert done.error.kind == "tool_error"
+    assert "secret" not in done.error.message
 
 
 def test_threads_share_the_pool(pool):
     results: list[Any] = []
 
     def one(n: int) -> None:
-        results.append(run(pool, "def f(n: int) -> int:\n    return n * 2\n", {"n": n})["output"])
+        results.append(run(pool, "def f(n: int) -> int:\n    return n * 2\n", {"n": n}).output)
 
     threads = [threading.Thread(target=one, args=(n,)) for n in range(16)]
     for thread in threads:
@@ -192,7 +192,45 @@ def test_the_pool_restarts_a_dead_zygote(pool):
     pool._zygote.process.kill()
     pool._zygote.process.wait()
     for _ in range(6):  # the ready workers outlive their zygote; then a new zygote serves
-        assert run(pool, "def f():\n    return 7\n")["output"] == 7
+        assert run(pool, "def f():\n    return 7\n").output == 7
+
+
+MALFORMED_REPLIES = [
+    {"op": "done"},
+    {"op": "done", "success": "yes", "output": 1},
+    {"op": "done", "success": True},
+    {"op": "done", "success": True, "output": 1, "state_delta": {"set": ["x"]}},
+    {"op": "done", "success": True, "output": 1, "state_delta": {"set": {}, "extra": 1}},
+    {"op": "done", "success": True, "output": 1, "logs": 7},
+    {"op": "done", "success": False},
+    {"op": "done", "success": False, "error": "boom"},
+    {"op": "done", "success": False, "error": {"kind": "tool_error"}},
+    {"op": "done", "success": False, "error": {"kind": "tool_error", "message": "m", "line": "4"}},
+]
+
+
+@pytest.mark.parametrize("done", MALFORMED_REPLIES)
+def test_a_malformed_reply_is_a_protocol_error_not_a_key_error(done):
+    # the pool turns a ProtocolError into worker_crashed and kills the worker
+    with pytest.raises(ProtocolError):
+        WorkerReply.decode(done)
+
+
+def test_a_reply_is_decoded_once_into_typed_values():
+    ok = WorkerReply.decode(
+        {"op": "done", "success": True, "output": None, "state_delta": {"deleted": ["a"]}}
+    )
+    assert ok.success and ok.output is None and ok.state_delta == StateDelta({}, ["a"]) and ok.logs == ""
+    failed = WorkerReply.decode(
+        {
+            "op": "done",
+            "success": False,
+            "error": {"kind": "timeout", "message": "late", "line": 3},
+            "logs": "x",
+        }
+    )
+    assert not failed.success and isinstance(failed.error, Timeout) and failed.error.line == 3
+    assert failed.logs == "x" and failed.state_delta == StateDelta()
 
 
 def test_walls_are_reported(pool):

@@ -75,20 +75,20 @@ def test_tool_code_sees_the_context(pool):
         """,
         context=snapshot,
     )
-    assert done["output"] == ["hi", 1, "fc1", "s1", "i1", "agent", 1]
+    assert done.output == ["hi", 1, "fc1", "s1", "i1", "agent", 1]
 
 
 def test_storing_a_function_in_state_fails_the_call(pool):
     done = run(pool, "def f():\n    context.state['fn'] = f\n    return 1\n")
-    assert done["error"]["kind"] == "invalid_state"
-    assert "'fn'" in done["error"]["message"] and done["error"]["line"] == 2
+    assert done.error.kind == "invalid_state"
+    assert "'fn'" in done.error.message and done.error.line == 2
 
 
 def test_in_place_mutation_inside_a_worker_is_committed(pool):
     done = run(
         pool, "def f():\n    context.state['cart'].append('pear')\n", context={"state": {"cart": ["apple"]}}
     )
-    assert done["state_delta"] == {"set": {"cart": ["apple", "pear"]}, "deleted": []}
+    assert done.state_delta.to_dict() == {"set": {"cart": ["apple", "pear"]}, "deleted": []}
 
 
 def test_nested_tools_see_current_state_and_their_delta_is_applied(pool):
@@ -113,8 +113,8 @@ def test_nested_tools_see_current_state_and_their_delta_is_applied(pool):
     assert seen == [
         {"name": "crm_service_get_cart_information", "args": {"id": 3}, "state": {"old": 0, "mine": "x"}}
     ]
-    assert done["output"] == {"result": {"ok": True}, "keys": ["from_nested", "mine"]}
-    assert done["state_delta"] == {"set": {"mine": "x", "from_nested": 1}, "deleted": ["old"]}
+    assert done.output == {"result": {"ok": True}, "keys": ["from_nested", "mine"]}
+    assert done.state_delta.to_dict() == {"set": {"mine": "x", "from_nested": 1}, "deleted": ["old"]}
 
 
 def test_a_failing_nested_tool_can_be_caught(pool):
@@ -132,4 +132,4 @@ def test_a_failing_nested_tool_can_be_caught(pool):
         """,
         rpc=host,
     )
-    assert done["output"] == "budget_exceeded"
+    assert done.output == "budget_exceeded"

@@ -1,0 +1,183 @@
+"""One call's unit of work: lock the session, begin (or replay), snapshot, run, commit or fail.
+
+``Runtime`` decides what a call runs (a tool with its callbacks, or a host's agent callbacks)
+and hands over a :class:`CallPlan`; :class:`UnitOfWork` carries it through the session store.
+The state delta and the call's events commit atomically, only when the run succeeds; a retry
+of a finished call replays its stored result, and a call that started but stored no result is
+not run again unless it is idempotent. Without a session the call is ephemeral: the context's
+state is the state and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from runtime.errors import ToolpenError, UnknownOutcome
+from runtime.executor import Invocation, Outcome
+from runtime.http import HttpBroker
+from runtime.results import ToolResult
+from runtime.session import Event, EventActions, Session, call_events
+from runtime.store import Store
+
+Steps = Callable[[dict[str, Any], Invocation], Outcome]
+"""The work of one call: from a context snapshot to an outcome."""
+
+
+def new_id(prefix: str) -> str:
+    """A fresh id such as ``call_3f2a...`` (20 hex digits)."""
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """One call as the runtime decided it: what runs, under which ids, and how it is recorded."""
+
+    name: str
+    args: dict[str, Any]
+    steps: Steps
+    context: dict[str, Any]
+    call_id: str
+    session_id: str | None
+    user_id: str
+    idempotent: bool
+    wall_time: float
+    tool_events: bool = True
+    """Record the call as a function call and response; otherwise only a state change is recorded."""
+
+
+class UnitOfWork:
+    """Runs call plans against one store, for one app, agent and set of per-call budgets."""
+
+    def __init__(
+        self,
+        store: Store,
+        broker: HttpBroker,
+        *,
+        app_name: str,
+        agent_name: str,
+        max_depth: int,
+        max_calls: int,
+    ) -> None:
+        self.store = store
+        self.broker = broker
+        self.app_name = app_name
+        self.agent_name = agent_name
+        self.max_depth = max_depth
+        self.max_calls = max_calls
+
+    def run(self, plan: CallPlan) -> ToolResult:
+        """Run ``plan`` once (or replay it); never raises for faults of the tool or the store."""
+        invocation = Invocation(
+            deadline=time.monotonic() + plan.wall_time,
+            max_depth=self.max_depth,
+            max_calls=self.max_calls,
+            http_budget=self.broker.new_budget(),
+        )
+        if plan.session_id is None:
+            return self._run_ephemeral(plan, invocation)
+        try:
+            with self.store.lock(plan.session_id):
+                session = self.store.get_or_create_session(
+                    self.app_name, plan.user_id, plan.session_id, plan.context.get("state")
+                )
+                earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
+                if earlier is not None and earlier.finished:
+                    return ToolResult.from_record(earlier, session.state)
+                if earlier is not None and not plan.idempotent:
+                    raise UnknownOutcome(
+                        f"call {plan.call_id!r} of {plan.name!r} started earlier but stored no result; "
+                        "it may have had effects, so it is not run again"
+                    )
+                return self._run_and_commit(plan, session, invocation)
+        except ToolpenError as error:
+            return ToolResult(False, error=error, call_id=plan.call_id, session_id=plan.session_id)
+
+    def _run_ephemeral(self, plan: CallPlan, invocation: Invocation) -> ToolResult:
+        context = plan.context
+        state = dict(context.get("state") or {})
+        session_id = context.get("session_id") or ""
+        snapshot = self._snapshot(plan, state, session_id, list(context.get("events") or []))
+        return _result(plan.steps(snapshot, invocation), state, plan.call_id, None)
+
+    def _run_and_commit(self, plan: CallPlan, session: Session, invocation: Invocation) -> ToolResult:
+        given = plan.context.get("state") or {}
+        temp = {key: value for key, value in given.items() if key.startswith("temp:")}
+        events = [event.to_dict() for event in session.events]
+        snapshot = self._snapshot(plan, {**session.state, **temp}, session.id, events)
+        outcome = plan.steps(snapshot, invocation)
+        result = _result(outcome, session.state, plan.call_id, session.id)
+        if not outcome.success:
+            self.store.fail_call(session.id, plan.call_id, result.stored())
+            return result
+        new_events = self._events(plan, outcome, snapshot["agent_name"], snapshot["invocation_id"])
+        try:
+            self.store.commit_call(session.id, plan.call_id, outcome.state_delta, new_events, result.stored())
+        except ToolpenError as error:
+            failed = ToolResult(
+                False,
+                error=error,
+                logs=outcome.logs,
+                state=session.state,
+                call_id=plan.call_id,
+                session_id=session.id,
+            )
+            self.store.fail_call(session.id, plan.call_id, failed.stored())
+            return failed
+        result.state = {k: v for k, v in result.state.items() if not k.startswith("temp:")}
+        return result
+
+    def _events(self, plan: CallPlan, outcome: Outcome, author: str, invocation_id: str) -> list[Event]:
+        """The events a successful call adds to its session."""
+        delta = outcome.state_delta
+        if plan.tool_events:
+            return call_events(
+                call_id=plan.call_id,
+                tool=plan.name,
+                args=plan.args,
+                response={"result": outcome.output},
+                delta=delta,
+                author=author,
+                invocation_id=invocation_id,
+            )
+        if stored := delta.without_temp():
+            actions = EventActions(state_delta=stored.to_dict())
+            return [Event(author=author, invocation_id=invocation_id, actions=actions)]
+        return []
+
+    def _snapshot(
+        self, plan: CallPlan, state: dict[str, Any], session_id: str, events: list[Any]
+    ) -> dict[str, Any]:
+        """The context a call's code sees (read-only, apart from its state)."""
+        context = plan.context
+        return {
+            "state": state,
+            "events": events,
+            "user_content": context.get("user_content") or {"role": "user", "parts": []},
+            "function_call_id": plan.call_id,
+            "session_id": session_id,
+            "invocation_id": context.get("invocation_id") or new_id("inv"),
+            "agent_name": context.get("agent_name") or self.agent_name,
+        }
+
+
+def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: str | None) -> ToolResult:
+    if not outcome.success:
+        return ToolResult(
+            False, None, outcome.error, outcome.logs, state=state, call_id=call_id, session_id=session_id
+        )
+    delta = outcome.state_delta
+    return ToolResult(
+        True,
+        outcome.output,
+        None,
+        outcome.logs,
+        delta.to_dict(),
+        delta.apply_to(state),
+        call_id,
+        session_id,
+        faked=outcome.faked,
+    )
