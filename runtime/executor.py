@@ -21,6 +21,7 @@ from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
 from runtime.session import StateDelta
 from sandbox.limits import Limits
+from sandbox.wire import WallsMode
 
 
 @dataclass
@@ -86,8 +87,10 @@ class Executor:
         broker: HttpBroker,
         limits: Limits,
         hooks: dict[str, list[Hook]],
+        walls: WallsMode = "all",
     ) -> None:
         self.registry = registry
+        self.walls = walls
         self.pool = pool
         self.broker = broker
         self.limits = limits
@@ -209,7 +212,7 @@ class Executor:
             raise Timeout("the call's deadline passed before this step could start")
         if remaining < limits.wall_time:
             limits = limits.merged({"wall_time": remaining, "cpu_time": min(limits.cpu_time, remaining)})
-        job = {**job, "context": snapshot}
+        job = {**job, "context": snapshot, "walls": self.walls}
 
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)

@@ -28,7 +28,7 @@ from typing import Any
 from runtime.errors import InvalidState, Timeout, ToolpenError, WorkerCrashed, error_from_dict
 from runtime.session import StateDelta
 from sandbox.limits import Limits
-from sandbox.wire import ProtocolError, Rpc, decode, encode, recv_frame, send_frame
+from sandbox.wire import ProtocolError, Rpc, WallsMode, decode, encode, recv_frame, send_frame
 
 log = logging.getLogger(__name__)
 
@@ -170,12 +170,12 @@ class WorkerPool:
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
         self._lock = threading.Lock()
-        self._warm_sources: dict[str, None] = {}
+        self._warm_sources: dict[tuple[str, WallsMode], None] = {}
         self._closed = False
         self._zygote = self._start_zygote()
 
     def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
-        """Run ``job`` (``source``, ``entry``, ``args``, ``context``) in a worker; never raises for its faults."""
+        """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults."""
         worker = self._take()
         reply, answered = self._converse(worker, job, limits, rpc)
         if answered and self.reuse:
@@ -184,11 +184,11 @@ class WorkerPool:
             self._retire(worker)
         return reply
 
-    def warm(self, source: str) -> None:
-        """Compile a tool in the zygote so that workers forked from now on have it cached."""
+    def warm(self, source: str, walls: WallsMode = "all") -> None:
+        """Compile a tool (for ``walls``) in the zygote so that workers forked from now on have it cached."""
         with self._lock:
-            self._warm_sources[source] = None
-            self._zygote.send({"op": "warm", "source": source})
+            self._warm_sources[source, walls] = None
+            self._zygote.send({"op": "warm", "source": source, "walls": walls})
         self._recycle_ready()
 
     def probe_walls(self) -> dict[str, dict[str, str]]:
@@ -221,8 +221,8 @@ class WorkerPool:
 
     def _start_zygote(self) -> _Zygote:
         zygote = _Zygote(self._deliver, self._record_exit)
-        for source in self._warm_sources:
-            zygote.send({"op": "warm", "source": source})
+        for source, walls in self._warm_sources:
+            zygote.send({"op": "warm", "source": source, "walls": walls})
         self._pending = self.size
         for _ in range(self.size):
             zygote.send({"op": "fork", "reuse": self.reuse})

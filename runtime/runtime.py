@@ -33,6 +33,8 @@ from runtime.store import Store, open_store
 from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
 from sandbox.language.compiler import compile_tool
 from sandbox.limits import Limits
+from sandbox.process.plain import compile_plain
+from sandbox.wire import WALLS_MODES, WallsMode
 
 __all__ = ["Runtime", "ToolResult"]
 
@@ -57,14 +59,18 @@ class Runtime:
         max_depth: int = 5,
         max_calls: int = 50,
         enable_fakes: bool = False,
+        walls: WallsMode = "all",
     ) -> None:
+        if walls not in WALLS_MODES:
+            raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
+        self.walls = walls
         self.limits = limits or Limits()
         self.store = open_store(store) if isinstance(store, str) else store
         self.broker = HttpBroker(egress or EgressPolicy())
         self.registry = Registry()
         self.hooks: dict[str, list[Hook]] = {}
         self.pool = WorkerPool(size=pool_size, reuse=reuse_workers)
-        self.executor = Executor(self.registry, self.pool, self.broker, self.limits, self.hooks)
+        self.executor = Executor(self.registry, self.pool, self.broker, self.limits, self.hooks, walls)
         self.app_name = app_name
         self.user_id = user_id
         self.enable_fakes = enable_fakes
@@ -95,8 +101,7 @@ class Runtime:
         if spec.errors:
             first = spec.errors[0]
             raise InvalidSource(first.message, line=first.line, col=first.col)
-        compile_tool(source)
-        self.pool.warm(source)
+        self._compile(source)
         options = ToolOptions(defer_loading=defer_loading, idempotent=idempotent, read_only=read_only)
         tool = PythonTool(name=spec.name, spec=spec, options=options, source=source, limits=limits)
         return self.registry.add(tool, replace=replace)
@@ -143,11 +148,18 @@ class Runtime:
         return self._add_hooks(source, hooks)
 
     def _add_hooks(self, source: str, hooks: list[Hook]) -> list[Hook]:
-        compile_tool(source)
-        self.pool.warm(source)
+        self._compile(source)
         for hook in hooks:
             self.hooks.setdefault(hook.kind, []).append(hook)
         return hooks
+
+    def _compile(self, source: str) -> None:
+        """Refuse a source the walls would refuse at run time, then warm the pool with it."""
+        if self.walls == "process":
+            compile_plain(source)
+        else:
+            compile_tool(source)
+        self.pool.warm(source, self.walls)
 
     def get_tool(self, name: str) -> Tool:
         """The registered tool ``name``; raises ``NotFound``."""

@@ -9,5 +9,6 @@
 - ``limits.py``: ``Limits``, the per-call budgets both sides read.
 
 The host side (the pool that starts zygotes and workers, the brokers, sessions) is ``runtime/``;
-it imports from here only ``limits``, ``wire`` and, to compile a tool early, the language wall.
+it imports from here only ``limits``, ``wire`` and, to compile a tool early, the language wall or
+``process.plain``.
 """

@@ -12,13 +12,18 @@ import socket
 import struct
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
 
 Rpc = Callable[[str, str, dict[str, Any]], Any]
 """``rpc(target, method, params) -> result``: a call from a worker to a host service (``tools``, ``http``)."""
+
+WallsMode = Literal["all", "process"]
+"""Which walls a call runs behind: ``"all"`` (the language wall inside the process wall, the default)
+or ``"process"`` (plain CPython, the process wall alone). A job carries it as ``"walls"``."""
+WALLS_MODES: tuple[WallsMode, ...] = ("all", "process")
 
 # The host's HTTP broker starts an ``http_error`` message with one of these prefixes, so that
 # ``ces_requests`` inside the worker raises the matching requests-style exception.

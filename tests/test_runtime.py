@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from runtime import Limits, Runtime
 from runtime.errors import InvalidSource, PolicyViolation
+from sandbox.wire import WALLS_MODES
 from tests.conftest import SAMPLES
 
 COUNTER = '''
@@ -153,13 +155,19 @@ def test_per_tool_limits_apply(rt: Runtime) -> None:
     assert result.error is not None and result.error.kind == "timeout"
 
 
+@pytest.fixture(scope="module", params=WALLS_MODES)
+def walled(request: pytest.FixtureRequest) -> Iterator[Runtime]:
+    with Runtime(store="memory://", walls=request.param) as runtime:
+        yield runtime
+
+
 @pytest.mark.parametrize("sample", sorted(p.stem for p in (SAMPLES / "context").glob("*.json")))
-def test_every_sample_runs_with_its_fixture(rt: Runtime, sample: str) -> None:
-    rt.add_tool((SAMPLES / f"{sample}.py").read_text())
+def test_every_sample_runs_with_its_fixture_under_both_walls(walled: Runtime, sample: str) -> None:
+    walled.add_tool((SAMPLES / f"{sample}.py").read_text(), replace=True)
     fixture = SAMPLES / "context" / f"{sample}.json"
     context = json.loads(fixture.read_text()) if fixture.exists() else {}
     args = SAMPLE_ARGS.get(sample, {})
-    result = rt.call(sample, args, context=context, session_id=f"sample-{sample}")
+    result = walled.call(sample, args, context=context, session_id=f"sample-{sample}")
     assert result.success, result.error
     assert result.output == SAMPLE_OUTPUTS[sample]
 

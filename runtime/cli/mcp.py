@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 import typer
 
 from runtime.cli.app import app
+from runtime.cli.setup import WallsOption
 from runtime.errors import ToolpenError
 from runtime.schema import derive_spec
 from runtime.server.config import is_loopback
@@ -42,6 +43,7 @@ def mcp_command(
     idempotent: Annotated[
         list[str] | None, typer.Option("--idempotent", help="A tool to mark idempotent (repeatable).")
     ] = None,
+    walls: WallsOption = "all",
 ) -> None:
     """Serve the tools over MCP; each MCP session gets its own toolpen session."""
     if transport == "http" and not is_loopback(host) and not public:
@@ -54,7 +56,7 @@ def mcp_command(
     from runtime.protocols.mcp import serve_http, serve_stdio
     from runtime.runtime import Runtime
 
-    with Runtime(store=store) as runtime:
+    with Runtime(store=store, walls=walls) as runtime:
         for file in tool_files(paths):
             try:
                 source = file.read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from runtime.cli.setup import (
     ExtraOptions,
     JsonOption,
     StoreOption,
+    WallsOption,
     build_runtime,
     read_json_option,
     read_source,
@@ -70,6 +71,7 @@ def run_tool(
         str, typer.Option("--session", help="Session id; state persists across runs.")
     ] = "local",
     as_json: JsonOption = False,
+    walls: WallsOption = "all",
     *,
     options: ExtraOptions,
 ) -> None:
@@ -82,7 +84,7 @@ def run_tool(
         extras = options.extras()
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
-        with build_runtime(store, extras) as rt:
+        with build_runtime(store, extras, walls) as rt:
             tool = rt.add_tool(source, name, replace=True)
             with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):
                 result = rt.call(tool.name, call_args, context=call_context, session_id=session)

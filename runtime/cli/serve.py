@@ -10,6 +10,7 @@ import typer
 
 from runtime.cli.app import app
 from runtime.cli.mcp import tool_files
+from runtime.cli.setup import WallsOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
 
@@ -32,6 +33,7 @@ def serve_command(
     rate: Annotated[float, typer.Option("--rate", help="Requests per second per API key.")] = 50.0,
     burst: Annotated[int, typer.Option("--burst", help="Burst size of the rate limit.")] = 100,
     workers: Annotated[int, typer.Option("--workers", help="Pre-forked sandbox workers per tenant.")] = 2,
+    walls: WallsOption = "all",
 ) -> None:
     """Serve tools over HTTP; API keys are required unless HOST is a loopback address."""
     import uvicorn
@@ -50,6 +52,7 @@ def serve_command(
             rate=rate,
             burst=burst,
             workers=workers,
+            walls=walls,
         )
         service = create_app(config)
     except (OSError, UnicodeDecodeError, ToolpenError) as error:

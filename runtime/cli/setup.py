@@ -15,12 +15,20 @@ import typer
 from runtime.egress import EgressPolicy
 from runtime.errors import InvalidArguments, InvalidSource
 from runtime.runtime import Runtime
+from sandbox.wire import WallsMode
 
 UNUSABLE = frozenset({"invalid_source", "policy", "invalid_arguments"})
 """Error kinds that mean the source or the arguments are unusable (exit 2)."""
 
 StoreOption = Annotated[str, typer.Option("--store", help="Session store URL.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
+WallsOption = Annotated[
+    WallsMode,
+    typer.Option(
+        "--walls",
+        help="all: the language wall inside the process wall; process: plain CPython, the process wall alone.",
+    ),
+]
 
 
 @dataclass
@@ -125,13 +133,14 @@ def read_source(path: Path) -> str:
         raise InvalidSource(f"cannot read {path}: {error.strerror}") from None
 
 
-def build_runtime(store: str, extras: Extras) -> Runtime:
+def build_runtime(store: str, extras: Extras, walls: WallsMode = "all") -> Runtime:
     """A runtime with the extras registered; the caller closes it."""
     rt = Runtime(
         store=store,
         egress=EgressPolicy(allow_hosts=extras.allow_hosts),
         pool_size=1,
         enable_fakes=bool(extras.fakes),
+        walls=walls,
     )
     try:
         for path in extras.tools:

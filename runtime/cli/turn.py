@@ -25,6 +25,7 @@ from runtime.cli.setup import (
     Extras,
     JsonOption,
     StoreOption,
+    WallsOption,
     build_runtime,
     read_source,
     with_extra_options,
@@ -94,6 +95,7 @@ def run_turn(
         str | None, typer.Option("--session", help="Session id (default: the script's).")
     ] = None,
     as_json: JsonOption = False,
+    walls: WallsOption = "all",
     *,
     options: ExtraOptions,
 ) -> None:
@@ -110,7 +112,7 @@ def run_turn(
             options.extras(),
         )
         session_id = session or str(script.get("session") or "turn")
-        with build_runtime(store, extras) as rt:
+        with build_runtime(store, extras, walls) as rt:
             steps = _play(rt, script, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from runtime.errors import InvalidArguments
 from runtime.store import DEFAULT_STORE_URL
+from sandbox.wire import WallsMode
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 LOCAL_TENANT = "local"
@@ -30,6 +31,7 @@ class ServerConfig:
     burst: int = 100
     workers: int = 2
     tool_refresh: float = 1.0
+    walls: WallsMode = "all"
 
     def check(self) -> None:
         """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""

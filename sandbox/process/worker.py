@@ -16,7 +16,7 @@ import datetime
 import json
 import socket
 import traceback
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any
 
 from pydantic import BaseModel
@@ -35,6 +35,7 @@ from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, apply_call_limits, isolate_worker
+from sandbox.process.plain import compile_plain, plain_globals
 from sandbox.wire import Rpc, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
@@ -104,14 +105,20 @@ def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
     raise ToolFailed("no host to call during the rehearsal")
 
 
+def compile_for(source: str, walls: object) -> CodeType:
+    """The code object of a tool: plain CPython under ``walls="process"``, restricted under anything else."""
+    return compile_plain(source) if walls == "process" else compile_tool(source, filename=TOOL_FILENAME)
+
+
 def _call_entry(job: dict[str, Any], context: Context, rpc: Rpc, output: OutputCapture) -> Any:
-    code = compile_tool(job["source"], filename=TOOL_FILENAME)
+    walls = job.get("walls")
+    code = compile_for(job["source"], walls)
     injected = {
         "context": context,
         "tools": Tools(rpc, context.state),
         "ces_requests": make_ces_requests(rpc),
     }
-    namespace = build_globals(injected=injected, output=output)
+    namespace = (plain_globals if walls == "process" else build_globals)(injected=injected, output=output)
     exec(code, namespace)
     entry = job["entry"]
     function = namespace.get(entry)

@@ -6,7 +6,8 @@ one JSON message a packet):
 
 - ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
   ``{"op": "forked", "pid"}`` with the parent's end of the pair attached (``SCM_RIGHTS``).
-- ``{"op": "warm", "source"}``: compile a tool here so that later forks inherit the cached code.
+- ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode) so that later
+  forks inherit the cached code.
 - It reports each worker's end as ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal).
 
 It exits when the pool closes the control socket.
@@ -25,10 +26,9 @@ import tempfile
 from typing import Any
 
 from runtime.errors import ToolpenError
-from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.isolation import build_seccomp_filter, enter_network_namespace
-from sandbox.process.worker import rehearse, serve
+from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
@@ -67,7 +67,7 @@ class Zygote:
 
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
-            warm(str(message.get("source", "")))
+            warm(str(message.get("source", "")), message.get("walls"))
         elif message.get("op") == "fork":
             self.fork_worker(reuse=bool(message.get("reuse")))
 
@@ -109,10 +109,10 @@ class Zygote:
         self.control.close()
 
 
-def warm(source: str) -> None:
-    """Compile a tool so that its code object is cached before the next forks."""
+def warm(source: str, walls: object) -> None:
+    """Compile a tool so that its code object (for ``walls``) is cached before the next forks."""
     with contextlib.suppress(ToolpenError):  # the call reports it, located, when the tool runs
-        compile_tool(source, filename=TOOL_FILENAME)
+        compile_for(source, walls)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""Plain CPython for ``walls="process"``: tool code without the language wall.
+
+The tool is compiled with ``compile()`` and runs with the real builtins and the normal
+``__import__``; the process wall (the jail and the worker's own walls) is the only boundary.
+Only ``print`` differs from CPython: it writes to the call's log, as under the language wall.
+The code cache here is separate from the restricted compiler's, so a source warmed in one
+mode is never run in the other.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import sys
+import types
+from typing import Any, TextIO
+
+from runtime.errors import InvalidSource, PolicyViolation
+from sandbox.language.compiler import TOOL_FILENAME
+from sandbox.language.namespace import OutputCapture
+
+PLAIN_MODULE_NAME = "toolpen_plain_tool"
+"""The module plain tool code runs as; the language wall's hooks watch another name and stay out of the way."""
+
+
+@functools.lru_cache(maxsize=128)
+def compile_plain(source: str) -> types.CodeType:
+    """The code object of ``source`` as CPython compiles it; ``InvalidSource`` on a syntax error."""
+    try:
+        return compile(source, TOOL_FILENAME, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte in the source
+        line, col = getattr(error, "lineno", None) or 1, getattr(error, "offset", None) or 1
+        message = getattr(error, "msg", str(error))
+        raise InvalidSource(f"line {line}: syntax error: {message}", line=line, col=col) from None
+
+
+def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict[str, Any]:
+    """Fresh module globals: the real builtins, ``print`` into ``output``, and the injected names."""
+    for name in injected:
+        if name.startswith("_"):
+            raise PolicyViolation(f"injected name {name!r} may not start with '_'")
+    module = types.ModuleType(PLAIN_MODULE_NAME)
+    namespace = vars(module)
+    namespace["__builtins__"] = builtins
+    namespace["print"] = _printer(output)
+    namespace.update(injected)
+    sys.modules[PLAIN_MODULE_NAME] = module  # pydantic resolves the tool's annotations here
+    return namespace
+
+
+def _printer(output: OutputCapture) -> Any:
+    def print(  # noqa: A001 - the tool's own print
+        *objects: object, sep: str | None = " ", end: str | None = "\n", file: TextIO | None = None,
+        flush: bool = False,
+    ) -> None:  # fmt: skip
+        if file is not None:
+            builtins.print(*objects, sep=sep, end=end, file=file, flush=flush)
+            return
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
+        if type(sep) is not str or type(end) is not str:
+            raise TypeError("sep and end must be strings")
+        output.write(sep.join(map(str, objects)) + end)
+
+    return print
