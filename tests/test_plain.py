@@ -107,11 +107,11 @@ def test_the_warm_code_cache_is_keyed_on_the_walls_mode() -> None:
     limits = Limits(wall_time=5.0)
     with WorkerPool(size=1) as pool:
         pool.warm(source, "process")
-        assert pool.run(_job(source, "process"), limits, _refuse)["output"] == "tuple"
+        assert pool.run(_job(source, "process"), limits, _refuse).output == "tuple"
         refused = pool.run(_job(source, "all"), limits, _refuse)
-        assert refused["success"] is False and refused["error"]["kind"] == "policy"
+        assert refused.error is not None and refused.error.kind == "policy"
         pool.warm(source, "all")
-        assert pool.run(_job(source, "process"), limits, _refuse)["output"] == "tuple"
+        assert pool.run(_job(source, "process"), limits, _refuse).output == "tuple"
 
 
 def test_toolpen_run_walls_process(tmp_path: Path) -> None:
