@@ -10,6 +10,7 @@ import typer
 
 from runtime.cli.app import app
 from runtime.cli.mcp import tool_files
+from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
@@ -27,7 +28,10 @@ def serve_command(
     ] = None,
     api_key: Annotated[
         list[str] | None,
-        typer.Option("--api-key", help="KEY[=TENANT] (repeatable); also TOOLPEN_API_KEYS, comma-separated."),
+        typer.Option(
+            "--api-key",
+            help="@FILE[=TENANT] or env:VAR[=TENANT] (repeatable; KEY[=TENANT] warns); also TOOLPEN_API_KEYS.",
+        ),
     ] = None,
     max_body: Annotated[int, typer.Option("--max-body", help="Largest request body, in bytes.")] = 1 << 20,
     rate: Annotated[float, typer.Option("--rate", help="Requests per second per API key.")] = 50.0,
@@ -47,7 +51,7 @@ def serve_command(
             port=port,
             store=store,
             tool_paths=tuple(tool_files(tools or [])),
-            api_keys=parse_api_keys([*(api_key or []), *env_keys]),
+            api_keys=parse_api_keys([*map(_key_item, api_key or []), *env_keys]),
             max_body=max_body,
             rate=rate,
             burst=burst,
@@ -61,3 +65,9 @@ def serve_command(
     tenants = len(set(config.api_keys.values())) or 1
     typer.echo(f"serving on http://{host}:{port} ({tenants} tenant(s))", err=True)
     uvicorn.run(service, host=host, port=port, log_level="warning")
+
+
+def _key_item(item: str) -> str:
+    """``KEY[=TENANT]`` with the key read from where ``@FILE`` or ``env:VAR`` says."""
+    given, sep, tenant = item.partition("=")
+    return read_secret(given, option="--api-key", suffix="[=TENANT]") + sep + tenant

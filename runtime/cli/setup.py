@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar, cast, get_type_hints
 
 import typer
 
+from runtime.cli.secrets import read_secret
 from runtime.egress import EgressPolicy
 from runtime.errors import InvalidArguments, InvalidSource
 from runtime.runtime import Runtime
@@ -53,7 +54,10 @@ class ExtraOptions:
 
     tools: list[Path] | None = _option("--tools", "Python tool file or folder (repeatable).")
     openapi: list[str] | None = _option("--openapi", "OpenAPI toolset NAME=SPEC (repeatable).")
-    auth: list[str] | None = _option("--auth", "Secret for an OpenAPI security scheme, SCHEME=SECRET.")
+    auth: list[str] | None = _option(
+        "--auth",
+        "Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR (SCHEME=SECRET warns).",
+    )
     allow_host: list[str] | None = _option("--allow-host", "Let ces_requests reach HOST[:PORT] (repeatable).")
     callbacks: list[Path] | None = _option("--callbacks", "Callback file (repeatable).")
     fakes: list[Path] | None = _option("--fakes", "Fake tool calls for local testing (repeatable).")
@@ -63,7 +67,10 @@ class ExtraOptions:
         return Extras(
             tools=list(self.tools or []),
             openapi=_pairs(self.openapi or [], "--openapi", "NAME=SPEC"),
-            auth=_pairs(self.auth or [], "--auth", "SCHEME=SECRET"),
+            auth={
+                scheme: read_secret(given, option="--auth", prefix=f"{scheme}=")
+                for scheme, given in _pairs(self.auth or [], "--auth", "SCHEME=SECRET").items()
+            },
             allow_hosts=list(self.allow_host or []),
             callbacks=list(self.callbacks or []),
             fakes=list(self.fakes or []),

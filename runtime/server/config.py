@@ -37,7 +37,7 @@ class ServerConfig:
         """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""
         if not self.api_keys and not is_loopback(self.host):
             raise InvalidArguments(
-                f"refusing to serve on {self.host!r} without API keys: give --api-key KEY[=TENANT] "
+                f"refusing to serve on {self.host!r} without API keys: give --api-key @FILE[=TENANT] "
                 "(or TOOLPEN_API_KEYS), or bind to a loopback address such as 127.0.0.1"
             )
         if self.max_body < 1 or self.rate <= 0 or self.burst < 1 or self.workers < 1:
