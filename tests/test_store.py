@@ -11,6 +11,7 @@ store has: SQLite's URL rules, file and schema version; the server stores' own e
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import os
@@ -438,6 +439,133 @@ def test_sqlite_refuses_an_unknown_schema_version(tmp_path: Path) -> None:
         raw.execute("PRAGMA user_version = 99")
     with pytest.raises(ToolpenError, match="schema version 99"):
         SqliteStore(path)
+
+
+VERSION_1_SCHEMA = """
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    app_name TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    create_time REAL NOT NULL,
+    last_update_time REAL NOT NULL
+);
+CREATE INDEX sessions_by_owner ON sessions (app_name, user_id);
+CREATE TABLE states (
+    app_name TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (app_name, user_id, session_id)
+);
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX events_by_session ON events (session_id, seq);
+CREATE TABLE calls (
+    session_id TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    args TEXT NOT NULL,
+    status TEXT NOT NULL,
+    result TEXT,
+    started_at REAL NOT NULL,
+    finished_at REAL,
+    PRIMARY KEY (session_id, call_id)
+);
+PRAGMA user_version = 1;
+"""
+"""The schema of the previous release (tables without the ``toolpen_`` prefix)."""
+
+
+def write_version_1_file(path: Path) -> list[dict[str, object]]:
+    """A version 1 file with a session, its three scopes, a finished and a started call; its events."""
+    delta = StateDelta({"k": 1, "app:a": 2, "user:u": 3})
+    made = call_events(
+        call_id="c1", tool="tool", args={"x": 1}, response={"result": 5}, delta=delta, author="agent"
+    )
+    events = [event.to_dict() for event in made]
+    with sqlite3.connect(path) as raw:
+        raw.executescript(VERSION_1_SCHEMA)
+        raw.execute("INSERT INTO sessions VALUES ('s1', 'app', 'ana', 10.0, 20.0)")
+        raw.executemany(
+            "INSERT INTO states VALUES (?, ?, ?, ?)",
+            [
+                ("app", "", "", '{"app:a": 2}'),
+                ("app", "ana", "", '{"user:u": 3}'),
+                ("app", "ana", "s1", '{"k": 1}'),
+            ],
+        )
+        raw.executemany(
+            "INSERT INTO events (session_id, data) VALUES ('s1', ?)", [(json.dumps(e),) for e in events]
+        )
+        raw.execute(
+            "INSERT INTO calls VALUES ('s1', 'c1', 'tool', '{\"x\": 1}', 'succeeded', '{\"output\": 5}', 11.0, 12.0)"
+        )
+        raw.execute("INSERT INTO calls VALUES ('s1', 'c2', 'tool', '{}', 'started', NULL, 13.0, NULL)")
+    raw.close()
+    return events
+
+
+def test_sqlite_renames_the_tables_of_a_version_1_file_and_keeps_its_data(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.db"
+    events = write_version_1_file(path)
+    with SqliteStore(path) as store:
+        session = store.require_session("s1")
+        assert session.state == {"k": 1, "app:a": 2, "user:u": 3}
+        assert [e.to_dict() for e in session.events] == events
+        assert (session.app_name, session.user_id, session.last_update_time) == ("app", "ana", 20.0)
+        assert [s.model_dump() for s in store.list_sessions()] == [
+            {"id": "s1", "app_name": "app", "user_id": "ana", "last_update_time": 20.0, "event_count": 2}
+        ]
+        finished, started = store.get_call("s1", "c1"), store.get_call("s1", "c2")
+        assert finished is not None and (finished.status, finished.args, finished.result) == (
+            "succeeded",
+            {"x": 1},
+            {"output": 5},
+        )
+        assert started is not None and (started.status, started.result, started.started_at) == (
+            "started",
+            None,
+            13.0,
+        )
+        run_call(store, "s1", "c3", StateDelta({"k": 2}))  # writes go to the renamed tables
+        assert len(store.require_session("s1").events) == 4
+    with SqliteStore(path) as reopened:  # version 2 now: opened as it is
+        assert reopened.require_session("s1").state == {"k": 2, "app:a": 2, "user:u": 3}
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (2,)
+        names = {
+            row[0] for row in raw.execute("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+        }
+        assert [seq for (seq,) in raw.execute("SELECT seq FROM toolpen_events ORDER BY seq")] == [1, 2, 3, 4]
+    raw.close()
+    assert names == {
+        "toolpen_sessions",
+        "toolpen_states",
+        "toolpen_events",
+        "toolpen_calls",
+        "toolpen_sessions_by_owner",
+        "toolpen_events_by_session",
+    }
+
+
+def test_sqlite_a_failing_rename_leaves_a_version_1_file_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "sessions.db"
+    write_version_1_file(path)
+    with sqlite3.connect(path) as raw:  # a table in the way of the last rename
+        raw.execute("CREATE TABLE toolpen_calls (x TEXT)")
+    raw.close()
+    with pytest.raises(ToolpenError, match="toolpen_calls"):
+        SqliteStore(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone() == (1,)
+        assert raw.execute("SELECT count(*) FROM sessions").fetchone() == (1,)
+        assert raw.execute("SELECT count(*) FROM events").fetchone() == (2,)
+        names = {row[0] for row in raw.execute("SELECT name FROM sqlite_schema WHERE type = 'index'")}
+    raw.close()
+    assert {"sessions_by_owner", "events_by_session"} <= names
 
 
 def test_sqlite_errors_are_structured(tmp_path: Path) -> None:

@@ -1,9 +1,10 @@
 """``sqlite:///path``: the embedded default store, safe for several threads and processes.
 
-Data: WAL mode (readers never block the writer), a busy timeout, a pool of connections,
-JSON as TEXT. Every write is one ``BEGIN IMMEDIATE`` transaction, so a commit that fails
-leaves the file as it was. The schema is created on open and versioned with
-``PRAGMA user_version``.
+Data: the tables of ``runtime/store/sql.py`` (JSON as TEXT) in WAL mode (readers never block
+the writer), a busy timeout, a pool of connections. Every write is one ``BEGIN IMMEDIATE``
+transaction, so a commit that fails leaves the file as it was. The schema is created on open
+and versioned with ``PRAGMA user_version``; a file of version 1 (tables without the
+``toolpen_`` prefix) is brought to version 2 on open, in one transaction.
 
 Session locks: ``fcntl.flock`` on one lock file per session, in ``<db>.locks/`` next to the
 database. A lock table with owners and expiry would need heartbeats, or a crashed holder
@@ -23,57 +24,32 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import NotFound, ToolpenError
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
-from runtime.store.base import LOCK_TIMEOUT, Store, already_finished, never_begun, poll_lock, scoped_parts
+from runtime.errors import ToolpenError
+from runtime.session import Session, StateDelta
+from runtime.store.base import LOCK_TIMEOUT, StateOwner, poll_lock
+from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-_SCHEMA = """
-CREATE TABLE sessions (
-    id TEXT PRIMARY KEY,
-    app_name TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    create_time REAL NOT NULL,
-    last_update_time REAL NOT NULL
-);
-CREATE INDEX sessions_by_owner ON sessions (app_name, user_id);
--- one row per scope: app (app, '', ''), user (app, user, ''), session (app, user, id)
-CREATE TABLE states (
-    app_name TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    session_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (app_name, user_id, session_id)
-);
-CREATE TABLE events (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE INDEX events_by_session ON events (session_id, seq);
-CREATE TABLE calls (
-    session_id TEXT NOT NULL,
-    call_id TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    args TEXT NOT NULL,
-    status TEXT NOT NULL,
-    result TEXT,
-    started_at REAL NOT NULL,
-    finished_at REAL,
-    PRIMARY KEY (session_id, call_id)
-);
+_SCHEMA = (
+    TABLES.format(real="REAL", json="TEXT", state_json="TEXT", serial="INTEGER PRIMARY KEY AUTOINCREMENT")
+    + INDEXES
+)
+
+_FROM_VERSION_1 = f"""
+DROP INDEX sessions_by_owner;
+DROP INDEX events_by_session;
+ALTER TABLE sessions RENAME TO toolpen_sessions;
+ALTER TABLE states RENAME TO toolpen_states;
+ALTER TABLE events RENAME TO toolpen_events;
+ALTER TABLE calls RENAME TO toolpen_calls;
+{INDEXES}
 """
-
-_CALL_COLUMNS = "session_id, call_id, tool, args, status, result, started_at, finished_at"
-
-
-def _dumps(value: Any) -> str:
-    return encode_json(value, "a value")
+"""Version 1 had the same tables without the ``toolpen_`` prefix."""
 
 
 def _try_flock(fd: int) -> bool:
@@ -84,14 +60,14 @@ def _try_flock(fd: int) -> bool:
     return True
 
 
-def _record(row: sqlite3.Row) -> CallRecord:
-    data = dict(row)
-    data["args"] = json.loads(data["args"])
-    data["result"] = None if data["result"] is None else json.loads(data["result"])
-    return CallRecord.model_validate(data)
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Each statement of ``script`` in the current transaction (``executescript`` would commit)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
 
 
-class SqliteStore(Store):
+class SqliteStore(SqlStore):
     """Sessions in one SQLite file (created with its folder if missing)."""
 
     def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 30.0) -> None:
@@ -131,6 +107,9 @@ class SqliteStore(Store):
             with self._pool_lock:
                 self._idle.append(conn)
 
+    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._transaction("BEGIN")
+
     def _checkout(self) -> sqlite3.Connection:
         with self._pool_lock:
             if self._idle:
@@ -152,15 +131,14 @@ class SqliteStore(Store):
     def _create_schema(self) -> None:
         with self._transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            elif version != SCHEMA_VERSION:
+            if version == SCHEMA_VERSION:
+                return
+            if version not in (0, 1):
                 raise ToolpenError(
                     f"{self.path.name} has store schema version {version}; this toolpen reads version {SCHEMA_VERSION}"
                 )
+            _run_script(conn, _FROM_VERSION_1 if version == 1 else _SCHEMA)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
         with self._pool_lock:
@@ -168,61 +146,29 @@ class SqliteStore(Store):
                 conn.close()
             self._idle.clear()
 
-    # -- sessions -------------------------------------------------------------------------
+    # -- what SQLite does its own way -----------------------------------------------------
+
+    def _json(self, value: Any) -> Any:
+        return json.loads(value)
 
     def get_session(self, session_id: str) -> Session | None:
-        with self._transaction("BEGIN") as conn:
+        with self._reading() as conn:
             meta = conn.execute(
-                "SELECT app_name, user_id, last_update_time FROM sessions WHERE id = ?", (session_id,)
+                "SELECT app_name, user_id, last_update_time FROM toolpen_sessions WHERE id = ?", (session_id,)
             ).fetchone()
             if meta is None:
                 return None
-            rows = conn.execute(
-                "SELECT state FROM states WHERE app_name = ? AND user_id IN ('', ?) AND session_id IN ('', ?)"
-                " ORDER BY user_id, session_id",
+            states = conn.execute(
+                "SELECT state FROM toolpen_states WHERE app_name = ? AND user_id IN ('', ?)"
+                " AND session_id IN ('', ?) ORDER BY user_id, session_id",
                 (meta["app_name"], meta["user_id"], session_id),
             ).fetchall()
             events = conn.execute(
-                "SELECT data FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
+                "SELECT data FROM toolpen_events WHERE session_id = ? ORDER BY seq", (session_id,)
             ).fetchall()
-        state: dict[str, Any] = {}
-        for row in rows:  # app, then user, then session
-            state.update(json.loads(row["state"]))
-        return Session(
-            id=session_id,
-            state=state,
-            events=[Event.model_validate_json(row["data"]) for row in events],
-            **dict(meta),
+        return self._session(
+            session_id, meta, [row["state"] for row in states], [row["data"] for row in events]
         )
-
-    def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
-        with self._transaction("BEGIN") as conn:
-            rows = conn.execute(
-                "SELECT s.id, s.app_name, s.user_id, s.last_update_time,"
-                " (SELECT count(*) FROM events e WHERE e.session_id = s.id) AS event_count"
-                " FROM sessions s WHERE (?1 IS NULL OR s.app_name = ?1) AND (?2 IS NULL OR s.user_id = ?2)"
-                " ORDER BY s.last_update_time DESC",
-                (app_name, user_id),
-            ).fetchall()
-        return [SessionSummary.model_validate(dict(row)) for row in rows]
-
-    def delete_session(self, session_id: str) -> bool:
-        with self._transaction() as conn:
-            meta = conn.execute(
-                "SELECT app_name, user_id FROM sessions WHERE id = ?", (session_id,)
-            ).fetchone()
-            if meta is None:
-                return False
-            conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
-            conn.execute(
-                "DELETE FROM states WHERE app_name = ? AND user_id = ? AND session_id = ?",
-                (meta["app_name"], meta["user_id"], session_id),
-            )
-            conn.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
-            conn.execute("DELETE FROM calls WHERE session_id = ?", (session_id,))
-            return True
-
-    # -- locking --------------------------------------------------------------------------
 
     @contextmanager
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
@@ -234,118 +180,13 @@ class SqliteStore(Store):
         finally:
             os.close(fd)  # releases the flock
 
-    # -- calls ----------------------------------------------------------------------------
-
-    def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
-        with self._transaction("BEGIN") as conn:
-            row = conn.execute(
-                f"SELECT {_CALL_COLUMNS} FROM calls WHERE session_id = ? AND call_id = ?",
-                (session_id, call_id),
-            ).fetchone()
-        return None if row is None else _record(row)
-
-    # -- primitives -----------------------------------------------------------------------
-
-    def _insert_session(
-        self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
-    ) -> bool:
-        with self._transaction() as conn:
-            inserted = conn.execute(
-                "INSERT INTO sessions (id, app_name, user_id, create_time, last_update_time)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                (session_id, app_name, user_id, now, now),
-            ).rowcount
-            if inserted:
-                self._apply(conn, session_id, app_name, user_id, delta)
-            return bool(inserted)
-
-    def _begin_call(self, record: CallRecord) -> CallRecord | None:
-        with self._transaction() as conn:
-            self._session_owner(conn, record.session_id)
-            row = conn.execute(
-                f"SELECT {_CALL_COLUMNS} FROM calls WHERE session_id = ? AND call_id = ?",
-                (record.session_id, record.call_id),
-            ).fetchone()
-            if row is not None:
-                return _record(row)
-            conn.execute(
-                "INSERT INTO calls (session_id, call_id, tool, args, status, started_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    record.session_id,
-                    record.call_id,
-                    record.tool,
-                    _dumps(record.args),
-                    record.status,
-                    record.started_at,
-                ),
-            )
-            return None
-
-    def _commit_call(
-        self,
-        session_id: str,
-        call_id: str,
-        delta: StateDelta,
-        events: list[Event],
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
-        with self._transaction() as conn:
-            app_name, user_id = self._session_owner(conn, session_id)
-            self._finish(conn, session_id, call_id, "succeeded", result, now)
-            self._apply(conn, session_id, app_name, user_id, delta)
-            conn.executemany(
-                "INSERT INTO events (session_id, data) VALUES (?, ?)",
-                [(session_id, _dumps(event.to_dict())) for event in events],
-            )
-            conn.execute("UPDATE sessions SET last_update_time = ? WHERE id = ?", (now, session_id))
-
-    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
-        with self._transaction() as conn:
-            self._session_owner(conn, session_id)
-            self._finish(conn, session_id, call_id, "failed", result, now)
-
-    # -- inside a transaction -------------------------------------------------------------
-
-    @staticmethod
-    def _session_owner(conn: sqlite3.Connection, session_id: str) -> tuple[str, str]:
-        row = conn.execute("SELECT app_name, user_id FROM sessions WHERE id = ?", (session_id,)).fetchone()
-        if row is None:
-            raise NotFound(f"session {session_id!r} not found")
-        return row["app_name"], row["user_id"]
-
-    @staticmethod
-    def _finish(
-        conn: sqlite3.Connection,
-        session_id: str,
-        call_id: str,
-        status: CallStatus,
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
+    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
+        """Read, apply, write: ``BEGIN IMMEDIATE`` already excludes every other writer."""
         row = conn.execute(
-            "SELECT status FROM calls WHERE session_id = ? AND call_id = ?", (session_id, call_id)
+            "SELECT state FROM toolpen_states WHERE app_name = ? AND user_id = ? AND session_id = ?", owner
         ).fetchone()
-        if row is None:
-            raise never_begun(session_id, call_id)
-        if row["status"] != "started":
-            raise already_finished(session_id, call_id)
         conn.execute(
-            "UPDATE calls SET status = ?, result = ?, finished_at = ? WHERE session_id = ? AND call_id = ?",
-            (status, _dumps(result), now, session_id, call_id),
+            "INSERT INTO toolpen_states (app_name, user_id, session_id, state) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = excluded.state",
+            (*owner, dumps(part.apply_to(json.loads(row["state"]) if row else {}))),
         )
-
-    @staticmethod
-    def _apply(
-        conn: sqlite3.Connection, session_id: str, app_name: str, user_id: str, delta: StateDelta
-    ) -> None:
-        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
-            row = conn.execute(
-                "SELECT state FROM states WHERE app_name = ? AND user_id = ? AND session_id = ?", owner
-            ).fetchone()
-            state = part.apply_to(json.loads(row["state"]) if row else {})
-            conn.execute(
-                "INSERT INTO states (app_name, user_id, session_id, state) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = excluded.state",
-                (*owner, _dumps(state)),
-            )
