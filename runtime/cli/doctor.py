@@ -1,4 +1,5 @@
-"""`toolpen doctor`: which walls of the process sandbox are in force on this machine."""
+"""`toolpen doctor`: which walls of the process sandbox are in force on this machine; ``--probe``
+runs the raw attacks of ``runtime.probes`` in workers under ``walls="process"``."""
 
 from __future__ import annotations
 
@@ -9,23 +10,49 @@ import typer
 
 from runtime.cli.app import app
 from runtime.pool import WorkerPool
+from runtime.probes import ProbeResult, run_probes
 
 
 @app.command("doctor")
 def doctor_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit with 1 when any wall is missing.")] = False,
+    probe: Annotated[
+        bool,
+        typer.Option(
+            "--probe", help="Run raw attacks in workers under --walls process; exit 1 if any gets through."
+        ),
+    ] = False,
 ) -> None:
     """Fork a real worker and report the walls it has: rlimits, seccomp, network namespace, ..."""
     with WorkerPool(size=1) as pool:
         walls = pool.probe_walls()
     walls["active"]["wall-clock deadline"] = "SIGKILL from the parent (always)"
+    results = _run_probes() if probe else []
     if as_json:
-        typer.echo(json.dumps(walls, indent=2))
+        report: dict[str, object] = dict(walls)
+        if probe:
+            report["probes"] = [vars(result) for result in results]
+        typer.echo(json.dumps(report, indent=2))
     else:
         for name, detail in walls["active"].items():
             typer.echo(f"  active   {name}: {detail}")
         for name, detail in walls["missing"].items():
             typer.echo(f"  MISSING  {name}: {detail}")
-    if strict and walls["missing"]:
+        _print_probes(results)
+    if (strict and walls["missing"]) or any(not result.refused for result in results):
         raise typer.Exit(1)
+
+
+def _run_probes() -> list[ProbeResult]:
+    with WorkerPool(size=2) as pool:  # a sibling worker is alive while each probe runs
+        return list(run_probes(pool))
+
+
+def _print_probes(results: list[ProbeResult]) -> None:
+    if results:
+        typer.echo("raw attacks under --walls process:")
+    for result in results:
+        verdict = "refused " if result.refused else "THROUGH "
+        detail = "" if result.refused else f": {result.detail}"
+        typer.echo(f"  {verdict} {result.subject}: {result.name}{detail}")

@@ -1,0 +1,51 @@
+"""Running the probes of ``runtime.probes`` as tests: one test per probe, judged by the host."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from runtime.pool import WorkerPool
+from runtime.probes import PROBES, Probe, Targets, run_probe
+from sandbox.limits import Limits
+
+NEEDS_JAIL = pytest.mark.xfail(strict=True, reason="needs the jail (issue 12 item 1)")
+WAITING_FOR_THE_JAIL = {
+    "read the host's files",
+    "read /proc of the host and of other processes",
+    "read the memory of other workers and the zygote",
+    "IPC objects that outlive the worker",
+    "setuid() with invalid arguments",
+    "setgid() with invalid arguments",
+    "capset() with invalid arguments",
+    "open_by_handle_at() with invalid arguments",
+    "name_to_handle_at() with invalid arguments",
+}
+"""Probes that get through the worker's own walls today; the jail and the seccomp allowlist close them."""
+
+ORDINARY = 'def probe(t):\n    return sum(range(t["n"]))\n'
+
+
+def probes() -> list[Any]:
+    """Every probe as a test parameter named ``subject: name``, marked while it waits for the jail."""
+    return [
+        pytest.param(
+            probe,
+            id=f"{probe.subject}: {probe.name}",
+            marks=[NEEDS_JAIL] if probe.name in WAITING_FOR_THE_JAIL else [],
+        )
+        for probe in PROBES
+    ]
+
+
+def assert_refused(pool: WorkerPool, targets: Targets, probe: Probe) -> None:
+    """The attack failed, nothing outside changed, and the pool still runs an ordinary call."""
+    result = run_probe(pool, probe, targets)
+    assert result.refused, f"{probe.name}: {result.detail}"
+    job = {"source": ORDINARY, "entry": "probe", "args": {"t": {"n": 10}}, "context": {}, "walls": "process"}
+    assert pool.run(job, Limits(wall_time=10.0), _no_rpc).output == 45
+
+
+def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
+    raise AssertionError("no RPC expected")

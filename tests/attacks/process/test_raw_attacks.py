@@ -1,0 +1,48 @@
+"""Every raw attack of ``runtime.probes``, by subject (``-k files``, ``-k kernel``, ...).
+
+- files: read a secret, another session's SQLite database, the repository and /etc/shadow;
+  write, create, link, rename, remove, truncate, chmod;
+- proc: /proc of the host and of a sacrificial process with a secret on its command line, the
+  memory of other processes;
+- sockets: every family, and TCP, UDP, UNIX and abstract UNIX listeners on loopback;
+- ipc: SysV and POSIX objects that would outlive the worker;
+- processes: fork, exec, spawn, threads; signals and ptrace against a sacrificial process;
+- kernel: keyctl, bpf, perf_event_open, userfaultfd, io_uring_setup, unshare, setns, mount,
+  pivot_root, setuid, capset, ... with invalid arguments (only EPERM or ENOSYS is refused);
+- exhaustion: memory, CPU, disk and descriptors end at the call's limits.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from runtime.pool import WorkerPool
+from runtime.probes import PROBES, Probe, Targets
+from tests.attacks.process.probing import NEEDS_JAIL, assert_refused, probes
+
+
+@pytest.mark.parametrize("probe", probes())
+def test_refused(pool: WorkerPool, targets: Targets, probe: Probe) -> None:
+    assert_refused(pool, targets, probe)
+
+
+def run_doctor_probe() -> tuple[int, list[dict]]:
+    command = [sys.executable, "-c", "from runtime.cli import main; main()", "doctor", "--probe", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return done.returncode, json.loads(done.stdout)["probes"]
+
+
+def test_doctor_probe_runs_every_probe_and_exits_1_when_one_gets_through() -> None:
+    code, results = run_doctor_probe()
+    assert [result["name"] for result in results] == [probe.name for probe in PROBES]
+    assert code == (1 if any(not result["refused"] for result in results) else 0)
+
+
+@NEEDS_JAIL
+def test_doctor_probe_finds_every_attack_refused() -> None:
+    code, results = run_doctor_probe()
+    assert code == 0, [result for result in results if not result["refused"]]
