@@ -85,6 +85,12 @@ class WorkerCrashed(ToolpenError):
     kind = "worker_crashed"
 
 
+class ProtocolBroken(ToolpenError):
+    """The worker sent what the wire does not allow (malformed, oversized or out of turn); it was killed."""
+
+    kind = "protocol"
+
+
 class InvalidState(ToolpenError):
     """The tool stored a value in the session state that is not JSON."""
 
@@ -134,6 +140,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         OutputTooLarge,
         RecursionLimit,
         WorkerCrashed,
+        ProtocolBroken,
         InvalidState,
         NotFound,
         BudgetExceeded,

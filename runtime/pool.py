@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import queue
+import select
 import signal
 import socket
 import subprocess
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import InvalidState, Timeout, ToolpenError, WorkerCrashed, error_from_dict
+from runtime.errors import InvalidState, ProtocolBroken, Timeout, ToolpenError, WorkerCrashed, error_from_dict
 from runtime.session import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import ProtocolError, Rpc, WallsMode, decode, encode, recv_frame, send_frame
@@ -177,6 +178,10 @@ class WorkerPool:
     def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
         """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults."""
         worker = self._take()
+        while self.reuse and _has_more(worker.sock):  # a kept worker that spoke after its done
+            worker.kill()
+            self._retire(worker)
+            worker = self._take()
         reply, answered = self._converse(worker, job, limits, rpc)
         if answered and self.reuse:
             self._ready.put(worker)
@@ -305,28 +310,44 @@ class WorkerPool:
     def _converse(
         self, worker: _Worker, job: dict[str, Any], limits: Limits, rpc: Rpc
     ) -> tuple[WorkerReply, bool]:
-        """Send the call, answer RPCs until ``done``; returns the reply and whether the worker answered."""
+        """Send the call, answer RPCs until ``done``; returns the reply and whether the worker answered.
+
+        Nothing from the worker is trusted beyond its own call: a frame that is malformed, over
+        the size cap, out of turn (not an ``rpc`` or the ``done``), an ``rpc`` reusing an id,
+        a ``done`` of the wrong shape or followed by more, each ends the call with a
+        ``protocol`` error and kills the worker.
+        """
         deadline = time.monotonic() + limits.wall_time
         # the worker checks these sizes itself; the host does not take its word for it
         max_frame = limits.result_size + limits.state_size + limits.output + FRAME_MARGIN
+        last_id = 0
         try:
+            worker.sock.settimeout(limits.wall_time)  # a worker that stops reading blocks no send past it
             send_frame(worker.sock, {**job, "op": "call", "limits": limits.to_dict()})
             while True:
                 message = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
                 if message is None:
                     return WorkerReply(error=self._why_it_ended(worker, limits)), False
                 if message.get("op") == "done":
-                    return WorkerReply.decode(message), True
+                    reply = WorkerReply.decode(message)
+                    if _has_more(worker.sock):
+                        raise ProtocolError("a frame after done")
+                    return reply, True
                 if message.get("op") != "rpc":
-                    raise ProtocolError(f"unexpected message {message.get('op')!r}")
+                    raise ProtocolError(f"unexpected message {repr(message.get('op'))[:40]}")
+                last_id = _checked_rpc(message, last_id)
                 _answer(worker.sock, message, rpc)
         except TimeoutError:
             worker.kill()
             timeout = Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")
             return WorkerReply(error=timeout), False
-        except (OSError, ProtocolError) as exc:
+        except ProtocolError as exc:
             worker.kill()
             log.warning("toolpen worker %d broke the protocol: %s", worker.pid, exc)
+            return WorkerReply(error=ProtocolBroken(f"the worker broke the protocol: {exc}")), False
+        except OSError as exc:
+            worker.kill()
+            log.warning("toolpen worker %d broke off the call: %s", worker.pid, exc)
             return WorkerReply(error=WorkerCrashed("the worker broke off the call")), False
 
     def _why_it_ended(self, worker: _Worker, limits: Limits) -> ToolpenError:
@@ -340,22 +361,47 @@ class WorkerPool:
         return WorkerCrashed(f"the worker ended without answering{detail}")
 
 
-def _answer(sock: socket.socket, message: dict[str, Any], rpc: Rpc) -> None:
-    """Run one RPC in the host and send its result or a structured error."""
+def _checked_rpc(message: dict[str, Any], last_id: int) -> int:
+    """The id of a well-formed ``rpc`` frame, above every earlier id of the call (so never reused)."""
     request_id = message.get("id")
-    target, method = str(message.get("target")), str(message.get("method"))
+    if type(request_id) is not int or request_id <= last_id:
+        raise ProtocolError("an rpc id must be an integer above the call's earlier ones")
+    if not (
+        isinstance(message.get("target"), str)
+        and isinstance(message.get("method"), str)
+        and isinstance(message.get("params"), dict)
+    ):
+        raise ProtocolError('an rpc is {"op", "id", "target": str, "method": str, "params": {...}}')
+    return request_id
+
+
+def _has_more(sock: socket.socket) -> bool:
+    """True when the worker has sent bytes the host has not read (its end of stream does not count)."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    if not poller.poll(0):
+        return False
     try:
-        result = rpc(target, method, message.get("params") or {})
+        return sock.recv(1, socket.MSG_PEEK) != b""
+    except OSError:
+        return False
+
+
+def _answer(sock: socket.socket, message: dict[str, Any], rpc: Rpc) -> None:
+    """Run one RPC (already checked by ``_checked_rpc``) in the host and send its result or a structured error."""
+    request_id, target, method = message["id"], message["target"], message["method"]
+    try:
+        result = rpc(target, method, message["params"])
     except ToolpenError as exc:
         error = exc.to_dict()
     except Exception:
-        log.exception("toolpen rpc %s.%s failed", target, method)
+        log.exception("toolpen rpc %r.%r failed", target, method)
         error = {"kind": "internal", "message": "the host failed to answer this call"}
     else:
         try:
             send_frame(sock, {"op": "rpc_result", "id": request_id, "result": result})
             return
         except (TypeError, ValueError):
-            log.exception("toolpen rpc %s.%s answered with something that is not JSON", target, method)
+            log.exception("toolpen rpc %r.%r answered with something that is not JSON", target, method)
             error = {"kind": "internal", "message": "the host's answer is not JSON"}
     send_frame(sock, {"op": "rpc_error", "id": request_id, "error": error})

@@ -8,6 +8,8 @@ control channel is a ``SOCK_SEQPACKET`` socket, so its messages are bare JSON pa
 from __future__ import annotations
 
 import json
+import math
+import re
 import socket
 import struct
 import time
@@ -44,15 +46,53 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 def decode(data: bytes) -> dict[str, Any]:
-    """Parse one message; anything but a JSON object is a ``ProtocolError``."""
+    """Parse one message; anything but a JSON object of finite numbers and well-formed text is a ``ProtocolError``.
+
+    NaN, infinities (``1e999`` too) and lone surrogates (``"\\ud800"``) parse in Python but
+    fail later, when the host stores or sends them on; they are refused here, at the wire.
+    """
     try:
-        message = json.loads(data)
+        message = json.loads(data, parse_constant=_refuse_constant, parse_float=_finite_float)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         # RecursionError: "[[[[...]]]]" from a worker past the language wall must not escape the pool
         raise ProtocolError(f"malformed frame: {type(exc).__name__}") from None
     if not isinstance(message, dict):
         raise ProtocolError("a frame must hold a JSON object")
+    if _ESCAPED_SURROGATE.search(data) and not _well_formed(message):
+        raise ProtocolError("a frame holds a lone surrogate")
     return message
+
+
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number too large for a float")
+    return value
+
+
+def _well_formed(value: Any) -> bool:
+    """True when every string (keys too) encodes as UTF-8; iterative, for deep values."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode()
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:

@@ -211,7 +211,7 @@ MALFORMED_REPLIES = [
 
 @pytest.mark.parametrize("done", MALFORMED_REPLIES)
 def test_a_malformed_reply_is_a_protocol_error_not_a_key_error(done):
-    # the pool turns a ProtocolError into worker_crashed and kills the worker
+    # the pool turns a ProtocolError into a `protocol` error and kills the worker (attacks/process/test_frames.py)
     with pytest.raises(ProtocolError):
         WorkerReply.decode(done)
 
