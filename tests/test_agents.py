@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from openai import OpenAI
-from servers.agents_api import AgentsApiServer, call
 
 from runtime import Limits, Runtime
 from runtime.protocols.agents import (
@@ -25,6 +24,7 @@ from runtime.protocols.agents import (
     toolpen_call_id,
 )
 from runtime.store import open_store
+from samples.hosts.servers.agents_api import AgentsApiServer, call
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 MiB = 1024 * 1024

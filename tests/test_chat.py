@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 from openai import OpenAI
-from servers.openai_compatible import ScriptedChatServer, assistant, tool_call
 
 from runtime import Runtime
 from runtime.errors import BudgetExceeded
 from runtime.protocols.chat import chat_tools, handle_tool_calls, run_chat
 from runtime.protocols.profiles import ModelProfile, load_profiles, profile_for, shape_request
+from samples.hosts.servers.openai_compatible import ScriptedChatServer, assistant, tool_call
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 QWEN = "qwen/qwen3-next-80b-a3b-instruct-maas"

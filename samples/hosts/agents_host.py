@@ -13,10 +13,10 @@ import argparse
 import contextlib
 import json
 import os
-import sys
 from pathlib import Path
 
 from openai import OpenAI
+from servers.agents_api import AgentsApiServer, call
 
 from runtime import Runtime
 from runtime.protocols.agents import agent_tools, drive_session
@@ -25,10 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def scripted_session() -> contextlib.AbstractContextManager:
-    """The local agents sessions server of the tests, with one scripted session."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from servers.agents_api import AgentsApiServer, call
-
+    """A local agents sessions server (servers/, also used by the tests), with one scripted session."""
     server = AgentsApiServer()
     server.add_session(
         "sess_demo",

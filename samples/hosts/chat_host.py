@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 from pathlib import Path
 
 from openai import OpenAI
+from servers.openai_compatible import ScriptedChatServer, assistant, tool_call
 
 from runtime import Runtime
 from runtime.protocols.chat import run_chat
@@ -24,10 +24,7 @@ QUESTION = "Which city has a higher temperature, Boston or new Delhi and by how 
 
 
 def scripted_model() -> contextlib.AbstractContextManager:
-    """The local server of the tests, replaying the seed's two turns."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from servers.openai_compatible import ScriptedChatServer, assistant, tool_call
-
+    """A local scripted model (servers/, also used by the tests), replaying the seed's two turns."""
     calls = assistant(
         "I'll call the weather function for both cities.",
         tool_call("get_current_weather", {"location": "Boston, MA", "unit": "fahrenheit"}),

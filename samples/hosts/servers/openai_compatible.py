@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from . import LoopbackServer
+from . import JsonHandler, LoopbackServer
 
 Turn = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -53,29 +53,20 @@ class ScriptedChatServer(LoopbackServer):
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(JsonHandler):
             def do_POST(self) -> None:
                 if self.path != "/v1/chat/completions":
-                    self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+                    self.send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
                     return
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 message = server._next_message(body)
                 if message is None:
-                    self._send(500, {"error": {"message": "the script has no more turns", "type": "script"}})
+                    self.send_json(
+                        500, {"error": {"message": "the script has no more turns", "type": "script"}}
+                    )
                     return
                 finish = "tool_calls" if message.get("tool_calls") else "stop"
-                self._send(
+                self.send_json(
                     200,
                     {
                         "id": f"chatcmpl-{len(server.requests)}",

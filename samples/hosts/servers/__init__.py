@@ -1,10 +1,12 @@
-"""Local fake servers the protocol tests talk to over loopback, with the real SDK clients."""
+"""Scripted model servers on loopback: the sample hosts run offline against them, and the protocol
+tests talk to them with the real SDK clients."""
 
 from __future__ import annotations
 
+import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Self
+from typing import Any, Self
 
 
 class LoopbackServer:
@@ -27,3 +29,18 @@ class LoopbackServer:
     def __exit__(self, *exc: object) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+
+
+class JsonHandler(BaseHTTPRequestHandler):
+    """A quiet request handler that answers in JSON."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def send_json(self, status: int, payload: Any) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from . import LoopbackServer
+from . import JsonHandler, LoopbackServer
 
 MAX_EVENT_BYTES = 4_194_304
 Step = list[dict[str, Any]] | str | Callable[[list[dict[str, Any]]], str]
@@ -182,25 +182,14 @@ class AgentsApiServer(LoopbackServer):
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def _json(self, status: int, payload: Any) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
 
             def _route(self) -> tuple[ScriptedSession, bool] | None:
                 match = SESSION_PATH.match(self.path)
                 session = server.sessions.get(match.group(1)) if match else None
                 if match is None or session is None:
-                    self._json(
+                    self.send_json(
                         404, {"error": {"message": f"no such session: {self.path}", "type": "not_found"}}
                     )
                     return None
@@ -213,7 +202,7 @@ class AgentsApiServer(LoopbackServer):
                 session, events = routed
                 if not events:
                     with server._changed:
-                        self._json(200, session.snapshot())
+                        self.send_json(200, session.snapshot())
                     return
                 self._stream(session)
 
@@ -225,7 +214,7 @@ class AgentsApiServer(LoopbackServer):
                 length = int(self.headers.get("Content-Length", 0))
                 if length > MAX_EVENT_BYTES + 65_536:
                     self.rfile.read(length)
-                    self._json(
+                    self.send_json(
                         413, {"error": {"message": "request too large", "type": "invalid_request_error"}}
                     )
                     return
@@ -236,7 +225,7 @@ class AgentsApiServer(LoopbackServer):
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                 else:
-                    self._json(400, {"error": {"message": error, "type": "invalid_request_error"}})
+                    self.send_json(400, {"error": {"message": error, "type": "invalid_request_error"}})
 
             def _stream(self, session: ScriptedSession) -> None:
                 self.send_response(200)
