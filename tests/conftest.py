@@ -1,9 +1,10 @@
-"""Shared fixtures: a real Runtime with real worker processes."""
+"""Shared fixtures (a real Runtime with real worker processes) and tool sources."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,18 @@ from runtime import Runtime
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
+
+COUNTER = '''
+def bump(n: int) -> int:
+    """Adds n to the session's counter.
+
+    Args:
+        n: How much to add.
+    """
+    context.state["count"] = context.state.get("count", 0) + n
+    return context.state["count"]
+'''
+"""A tool that counts in the session's state."""
 
 
 @pytest.fixture
@@ -22,3 +35,8 @@ def rt() -> Iterator[Runtime]:
 @pytest.fixture
 def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'sessions.db'}"
+
+
+def service_params(urls: list[str]) -> list[Any]:
+    """PostgreSQL and Redis URLs as test parameters marked ``services``, each named by its URL."""
+    return [pytest.param(url, id=url, marks=pytest.mark.services) for url in urls]

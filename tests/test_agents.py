@@ -25,6 +25,8 @@ from runtime.protocols.agents import (
 )
 from runtime.store import open_store
 from samples.hosts.servers.agents_api import AgentsApiServer, call
+from tests.conftest import COUNTER
+from tests.test_formats import SEED_GET_CUSTOMER
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 MiB = 1024 * 1024
@@ -78,6 +80,7 @@ def rt() -> Iterator[Runtime]:
         runtime.add_tool(sample("update_customer_loyalty_points"), defer_loading=True)
         runtime.add_tool(BIG, limits=Limits(result_size=8 * MiB))
         runtime.add_tool(PARTS)
+        runtime.add_tool(COUNTER)
         yield runtime
 
 
@@ -109,17 +112,7 @@ def start_turn(server: AgentsApiServer, session_id: str, script: list[Any]) -> O
 
 def test_agent_tools_mark_deferred_tools_and_add_tool_search(rt: Runtime) -> None:
     tools = {tool.get("name", tool["type"]): tool for tool in agent_tools(rt)}
-    assert tools["get_customer"] == {
-        "type": "function",
-        "name": "get_customer",
-        "description": "Look up a customer by ID.",
-        "parameters": {
-            "type": "object",
-            "properties": {"customer_id": {"type": "string"}},
-            "required": ["customer_id"],
-            "additionalProperties": False,
-        },
-    }
+    assert tools["get_customer"] == SEED_GET_CUSTOMER
     assert tools["update_customer_loyalty_points"]["defer_loading"] is True
     assert "defer_loading" not in tools["get_current_weather"]
     assert tools["tool_search"] == {"type": "tool_search"}
@@ -216,6 +209,7 @@ def test_results_over_the_limit_become_errors(rt: Runtime, size: int, fits: bool
         assert f"{size:,} bytes" in event["error"] and "4,194,304" in event["error"]
 
 
+@pytest.mark.slow
 def test_stored_results_are_resent_after_a_crash_between_run_and_send(
     server: AgentsApiServer, tmp_path: Path
 ) -> None:
@@ -316,6 +310,45 @@ def test_a_resent_batch_is_applied_once(rt: Runtime, server: AgentsApiServer) ->
     assert len(server.tool_results("sess_twice")) == 1
 
 
+# -- hostile ids in required actions -----------------------------------------------------------
+
+
+def _action(turn_id: Any, call_id: Any, n: int = 1) -> dict[str, Any]:
+    return {
+        "type": "function_call",
+        "turn_id": turn_id,
+        "call_id": call_id,
+        "name": "bump",
+        "arguments": {"n": n},
+    }
+
+
+def test_agents_turn_and_call_ids_cannot_collide_in_the_stored_key(rt: Runtime) -> None:
+    session = {"id": "agents-collide", "required_actions": [_action("t:1", "c", 1), _action("t", "1:c", 10)]}
+    first, second = handle_required_actions(session, rt)
+    assert first["output"] == "1" and second["output"] == "11", (first, second)
+    # Ordinary ids keep their stored key: a second handling replays both.
+    plain = {"id": "agents-collide", "required_actions": [_action("turn_1", "call_1", 100)]}
+    assert handle_required_actions(plain, rt)[0]["output"] == "111"
+    assert handle_required_actions(plain, rt)[0]["output"] == "111"
+
+
+@pytest.mark.parametrize(
+    "session",
+    [
+        {"required_actions": [_action("t", "c")]},
+        {"id": "agents-types", "required_actions": [_action(None, "c")]},
+        {"id": "agents-types", "required_actions": [_action("t", 7)]},
+        {"id": "agents-types", "required_actions": [_action("t", "")]},
+    ],
+)
+def test_agents_actions_without_usable_ids_run_nothing(rt: Runtime, session: dict[str, Any]) -> None:
+    [event] = handle_required_actions(session, rt)
+    assert event["success"] is False and event["error"].startswith("invalid_arguments:"), event
+    assert rt.store.get_session("None") is None
+
+
+@pytest.mark.slow
 def test_the_agents_host_sample_runs() -> None:
     host = SAMPLES / "hosts" / "agents_host.py"
     done = subprocess.run(

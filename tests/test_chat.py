@@ -38,6 +38,17 @@ def divide(a: int, b: int) -> float:
 '''
 
 
+DEFERRED = '''
+def find_weather(city: str) -> str:
+    """Finds the weather of a city.
+
+    Args:
+        city: The city.
+    """
+    return city
+'''
+
+
 def sample(name: str) -> str:
     return (SAMPLES / f"{name}.py").read_text()
 
@@ -48,6 +59,13 @@ def rt() -> Iterator[Runtime]:
         runtime.add_tool(sample("get_current_weather"))
         runtime.add_tool(sample("update_customer_loyalty_points"), defer_loading=True)
         runtime.add_tool(FAILING)
+        yield runtime
+
+
+@pytest.fixture(scope="module")
+def search_rt() -> Iterator[Runtime]:
+    with Runtime(store="memory://", pool_size=1) as runtime:
+        runtime.add_tool(DEFERRED, defer_loading=True)
         yield runtime
 
 
@@ -182,6 +200,32 @@ def test_chat_tools_leave_deferred_tools_out(rt: Runtime) -> None:
     assert names == ["get_current_weather", "divide", "tool_search"]
 
 
+# -- tool_search with hostile arguments ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        '{"query": "weather", "limit": "many"}',
+        '{"query": "weather", "limit": 1e400}',
+        '{"query": ["x"]}',
+        "{}",
+    ],
+)
+def test_tool_search_with_bad_arguments_is_an_error_reply(search_rt: Runtime, arguments: str) -> None:
+    message = {"tool_calls": [{"id": "s1", "function": {"name": "tool_search", "arguments": arguments}}]}
+    [reply] = handle_tool_calls(message, search_rt)
+    assert reply["content"].startswith("invalid_arguments:"), reply
+
+
+def test_tool_search_with_a_huge_query_or_limit_still_answers(search_rt: Runtime) -> None:
+    query = json.dumps({"query": "weather " * 100_000, "limit": 10**30})
+    message = {"tool_calls": [{"id": "s1", "function": {"name": "tool_search", "arguments": query}}]}
+    [reply] = handle_tool_calls(message, search_rt)
+    assert json.loads(reply["content"])["tools"][0]["function"]["name"] == "find_weather"
+
+
+@pytest.mark.slow
 def test_the_chat_host_sample_runs() -> None:
     host = SAMPLES / "hosts" / "chat_host.py"
     done = subprocess.run([sys.executable, str(host)], capture_output=True, text=True, timeout=60, check=True)

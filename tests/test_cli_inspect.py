@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_formats import SEED_GET_CUSTOMER
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
 
@@ -20,22 +22,12 @@ def toolpen(*args: str | Path) -> subprocess.CompletedProcess[str]:
 def test_schema_prints_the_published_definition() -> None:
     result = toolpen("schema", SAMPLES / "get_customer.py", "--format", "responses", "--strict")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == {
-        "type": "function",
-        "name": "get_customer",
-        "description": "Look up a customer by ID.",
-        "parameters": {
-            "type": "object",
-            "properties": {"customer_id": {"type": "string"}},
-            "required": ["customer_id"],
-            "additionalProperties": False,
-        },
-        "strict": True,
-    }
+    assert json.loads(result.stdout) == {**SEED_GET_CUSTOMER, "strict": True}
     assert result.stdout.startswith('{\n  "type": "function"')
     assert "warning: parameter 'customer_id' is not documented" in result.stderr
 
 
+@pytest.mark.slow
 def test_schema_notes_go_to_stderr_and_name_selects_the_function(tmp_path: Path) -> None:
     tool = tmp_path / "two.py"
     tool.write_text(
@@ -81,6 +73,7 @@ def test_check_reports_get_random_fact_undefined_names() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_check_clean_and_unreadable_files(tmp_path: Path) -> None:
     clean = toolpen("check", SAMPLES / "update_customer_loyalty_points.py")
     assert (clean.returncode, clean.stdout) == (0, "0 error(s), 0 warning(s) in 1 file(s)\n")
@@ -89,6 +82,7 @@ def test_check_clean_and_unreadable_files(tmp_path: Path) -> None:
     assert "missing.py: error: cannot read the file" in missing.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["openai", "responses", "gemini", "mcp"])
 def test_schema_prints_openapi_tools_beside_a_file(fmt: str) -> None:
     spec = SAMPLES / "openapi" / "crm_service.yaml"

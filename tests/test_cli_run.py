@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SAMPLES
 
 LOYALTY = str(SAMPLES / "update_customer_loyalty_points.py")
@@ -17,6 +19,7 @@ def toolpen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
+@pytest.mark.slow
 def test_points_accumulate_in_one_sqlite_session(tmp_path: Path) -> None:
     store = f"sqlite:///{tmp_path / 's.db'}"
     for _ in range(2):
@@ -41,6 +44,7 @@ def test_points_accumulate_in_one_sqlite_session(tmp_path: Path) -> None:
     assert result["logs"] == "Updated loyalty points to: 100\n"
 
 
+@pytest.mark.slow
 def test_readable_output_and_default_sqlite_store(tmp_path: Path) -> None:
     done = toolpen("run", LOYALTY, "--args", '{"points_to_add": 7}', cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -59,6 +63,7 @@ def test_failing_tool_exits_1_and_keeps_state(tmp_path: Path) -> None:
     assert result["error"]["kind"] == "tool_error" and result["state"] == {}
 
 
+@pytest.mark.slow
 def test_unusable_arguments_and_source_exit_2(tmp_path: Path) -> None:
     bad_args = toolpen("run", LOYALTY, "--args", '{"points_to_add": "many"}', "--json", cwd=tmp_path)
     assert bad_args.returncode == 2

@@ -1,8 +1,10 @@
-"""`toolpen session list|show|delete` against a real SQLite store."""
+"""`toolpen session list|show|delete` against a real SQLite store; store passwords never printed."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,8 @@ from typer.testing import CliRunner
 from runtime.cli import app
 from runtime.session import StateDelta, call_events
 from runtime.store import open_store
+from tests.conftest import ROOT, service_params
+from tests.test_store import POSTGRES_URLS, fresh_postgres
 
 
 @pytest.fixture
@@ -31,6 +35,9 @@ def store_url(tmp_path: Path) -> str:
         store.begin_call("s-ana", "c1", "add", {"item": "pear"})
         store.commit_call("s-ana", "c1", delta, events, {"output": 2})
     return url
+
+
+TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -70,3 +77,27 @@ def test_delete(store_url: str) -> None:
 def test_bad_store_url() -> None:
     code, _, err = run("list", "--store", "nosuch://x")
     assert code == 1 and "unknown store URL" in err
+
+
+def toolpen(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*TOOLPEN, *args], capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+@pytest.mark.parametrize("command", [["session", "list"], ["serve", "--port", "0"]])
+def test_store_passwords_never_printed_for_a_mistyped_url(command: list[str]) -> None:
+    done = toolpen(*command, "--store", "postgres://alice:S3cretPw@db.invalid:5432/toolpen")
+    assert done.returncode != 0
+    assert "S3cretPw" not in done.stdout + done.stderr
+    assert "unknown store URL" in done.stderr
+
+
+@pytest.mark.parametrize("url", service_params(POSTGRES_URLS))
+def test_store_passwords_never_printed_by_session_commands(url: str) -> None:
+    for fresh in fresh_postgres(url):
+        password = fresh.split("@", 1)[0].rsplit(":", 1)[1]
+        listed = toolpen("session", "list", "--store", fresh)
+        deleted = toolpen("session", "delete", "nope", "--store", fresh)
+        assert listed.returncode == 0 and deleted.returncode == 1, listed.stderr + deleted.stderr
+        for done in (listed, deleted):
+            assert f":{password}@" not in done.stdout + done.stderr
+        assert "no sessions in postgresql://" in listed.stdout

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 import uvicorn
 from mcp import Client, StdioServerParameters
 
 from runtime import Runtime
 from runtime.protocols.mcp import http_app
+from tests.conftest import COUNTER
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
@@ -54,6 +56,7 @@ def structured(result: Any) -> Any:
     return result.structured_content
 
 
+@pytest.mark.slow
 def test_stdio_lists_and_calls_the_samples(tmp_path: Path) -> None:
     async def scenario() -> dict[str, Any]:
         async with Client(stdio_server(tmp_path), read_timeout_seconds=60) as client:
@@ -108,6 +111,7 @@ def http_url() -> Iterator[str]:
     with Runtime(store="memory://", pool_size=1) as rt:
         rt.add_tool(sample("update_customer_loyalty_points").read_text())
         rt.add_tool(sample("get_customer").read_text(), read_only=True)
+        rt.add_tool(COUNTER)
         server = uvicorn.Server(uvicorn.Config(http_app(rt), host="127.0.0.1", port=0, log_level="warning"))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
@@ -151,6 +155,71 @@ def test_http_lists_and_calls_with_the_default_client(http_url: str) -> None:
     assert structured(result) == {"error": "no customer with ID 999"}
 
 
+# -- attacks over HTTP ------------------------------------------------------------------------
+
+MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+LEGACY = "2025-11-25"
+MODERN = "2026-07-28"
+
+
+def _mcp_result(answer: requests.Response) -> Any:
+    for line in answer.text.splitlines():
+        if line.startswith("data:"):
+            return json.loads(line[5:])
+    return answer.json()
+
+
+def _bump(http: requests.Session, url: str, headers: dict[str, str], n: int, meta: Any = None) -> Any:
+    params: dict[str, Any] = {"name": "bump", "arguments": {"n": n}}
+    if meta is not None:
+        params["_meta"] = meta
+    body = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": params}
+    return _mcp_result(http.post(url, headers=headers, json=body, timeout=30))
+
+
+def test_mcp_modern_requests_cannot_join_another_clients_session(http_url: str) -> None:
+    with requests.Session() as http:
+        init = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": LEGACY,
+                "capabilities": {},
+                "clientInfo": {"name": "v", "version": "1"},
+            },
+        }
+        opened = http.post(
+            http_url, headers={**MCP_HEADERS, "MCP-Protocol-Version": LEGACY}, json=init, timeout=30
+        )
+        victim_id = opened.headers["mcp-session-id"]
+        victim = {**MCP_HEADERS, "MCP-Protocol-Version": LEGACY, "mcp-session-id": victim_id}
+        http.post(
+            http_url,
+            headers=victim,
+            json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+            timeout=30,
+        )
+        assert _bump(http, http_url, victim, 5)["result"]["structuredContent"] == {"result": 5}
+
+        # The attacker speaks the stateless era and names the victim's MCP session.
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        attacker = {
+            **MCP_HEADERS,
+            "MCP-Protocol-Version": MODERN,
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": "bump",
+            "mcp-session-id": victim_id,
+        }
+        stolen = _bump(http, http_url, attacker, 1000, meta)
+        assert stolen["result"]["structuredContent"] == {"result": 1000}, stolen  # no session: fresh state
+        assert _bump(http, http_url, victim, 5)["result"]["structuredContent"] == {"result": 10}
+
+
+@pytest.mark.slow
 def test_the_mcp_client_sample_runs() -> None:
     host = SAMPLES / "hosts" / "mcp_client.py"
     done = subprocess.run([sys.executable, str(host)], capture_output=True, text=True, timeout=60, check=True)

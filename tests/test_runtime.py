@@ -115,6 +115,7 @@ def test_retried_call_returns_the_stored_result(rt: Runtime) -> None:
     assert rt.store.require_session("s").state["count"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
 def test_no_lost_update_with_concurrent_calls(store: str, sqlite_url: str) -> None:
     with Runtime(store="memory://" if store == "memory" else sqlite_url) as rt:

@@ -19,6 +19,8 @@ import pytest
 import requests
 from test_server_replicas import ADD, called_ids, post_call, session_of, start, stop_all, store_params
 
+pytestmark = pytest.mark.slow
+
 THREADS = 4
 CALLS = 40
 KEY = "key-crash-test-0123456789"

@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 import requests
 
+pytestmark = pytest.mark.slow
+
 SHARED_SCHEMES = ("postgresql://", "redis://")
 EXTRA_URLS = [
     url for url in os.environ.get("TOOLPEN_TEST_STORE_URLS", "").split() if url.startswith(SHARED_SCHEMES)
@@ -116,7 +118,7 @@ def stop_all(replicas: list[Replica]) -> None:
 
 def store_params() -> list[Any]:
     params: list[Any] = ["sqlite"]
-    params += [pytest.param(url, id=url.split("://")[0]) for url in EXTRA_URLS]
+    params += [pytest.param(url, id=url.split("://")[0], marks=pytest.mark.services) for url in EXTRA_URLS]
     return params
 
 
@@ -179,6 +181,7 @@ def called_ids(session: dict[str, Any]) -> list[str]:
     ]
 
 
+@pytest.mark.services
 def test_postgresql_store_is_tested() -> None:
     if not any(url.startswith("postgresql://") for url in EXTRA_URLS):
         reason = "no postgresql:// URL in TOOLPEN_TEST_STORE_URLS: the replicas ran on SQLite only"

@@ -33,6 +33,7 @@ from runtime.session import StateDelta, call_events
 from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store, redis_store
 from runtime.store.postgres import PostgresStore
 from runtime.store.redis_store import RedisStore, split_prefix
+from tests.conftest import service_params
 
 T = TypeVar("T")
 
@@ -40,7 +41,7 @@ SERVER_URLS = os.environ.get(
     "TOOLPEN_TEST_STORE_URLS",
     "postgresql://toolpen:toolpen@127.0.0.1:55432/toolpen redis://127.0.0.1:56379/0",
 ).split()
-STORE_URLS = ["memory://", "sqlite:///{tmp}/sessions.db", *SERVER_URLS]
+STORE_URLS = ["memory://", "sqlite:///{tmp}/sessions.db", *service_params(SERVER_URLS)]
 SHARED_ACROSS_PROCESSES = ("sqlite://", "postgresql://", "redis://")
 POSTGRES_URLS = [url for url in SERVER_URLS if url.startswith("postgresql://")]
 REDIS_URLS = [url for url in SERVER_URLS if url.startswith(("redis://", "rediss://"))]
@@ -96,6 +97,14 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def store(store_url: str) -> Iterator[Store]:
     with open_store(store_url) as opened:
         yield opened
+
+
+@pytest.fixture
+def shared_url(store_url: str) -> str:
+    """``store_url`` when several processes can open its store; the test skips for the others."""
+    if not store_url.startswith(SHARED_ACROSS_PROCESSES):
+        pytest.skip("this store lives in one process")
+    return store_url
 
 
 def run_call(store: Store, session_id: str, call_id: str, delta: StateDelta, output: object = None) -> None:
@@ -325,6 +334,7 @@ def test_commit_needs_a_session_and_a_begun_call(store: Store) -> None:
 # -- locking ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_lost_update_from_eight_threads(store: Store) -> None:
     store.create_session("app", "ana", "s1", {"n": 0})
     threads = [
@@ -340,12 +350,11 @@ def test_no_lost_update_from_eight_threads(store: Store) -> None:
     assert len(session.events) == 400
 
 
-def test_no_lost_update_from_four_processes(store_url: str, store: Store) -> None:
-    if not store_url.startswith(SHARED_ACROSS_PROCESSES):
-        pytest.skip("this store lives in one process")
+@pytest.mark.slow
+def test_no_lost_update_from_four_processes(shared_url: str, store: Store) -> None:
     store.create_session("app", "ana", "s1", {"n": 0})
     spawn = multiprocessing.get_context("spawn")
-    workers = [spawn.Process(target=increment_in_process, args=(store_url, "s1", w, 50)) for w in range(4)]
+    workers = [spawn.Process(target=increment_in_process, args=(shared_url, "s1", w, 50)) for w in range(4)]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -354,13 +363,12 @@ def test_no_lost_update_from_four_processes(store_url: str, store: Store) -> Non
     assert store.require_session("s1").state["n"] == 200
 
 
-def test_a_killed_holder_frees_the_lock_and_leaves_an_unknown_outcome(store_url: str, store: Store) -> None:
-    if not store_url.startswith(SHARED_ACROSS_PROCESSES):
-        pytest.skip("this store lives in one process")
+@pytest.mark.slow
+def test_a_killed_holder_frees_the_lock_and_leaves_an_unknown_outcome(shared_url: str, store: Store) -> None:
     store.create_session("app", "ana", "s1", {"n": 0})
     spawn = multiprocessing.get_context("spawn")
     ready = spawn.Event()
-    holder = spawn.Process(target=begin_and_hang, args=(store_url, "s1", ready))
+    holder = spawn.Process(target=begin_and_hang, args=(shared_url, "s1", ready))
     holder.start()
     try:
         assert ready.wait(30)
@@ -400,6 +408,26 @@ def test_other_sessions_proceed_while_one_is_locked(store: Store) -> None:
         holder.join()
     with store.lock("a", timeout=1):
         pass
+
+
+ODD_IDS = ["a' OR '1'='1", "*", "a:*", "a b", "../../../../tmp/x", '"],["victim', "%s", "a\\", "é\u202e"]
+
+
+def test_odd_ids_and_keys_never_reach_another_session(store: Store) -> None:
+    store.create_session("victim", "u", "victim:s", {"app:secret": 1, "user:secret": 2, "secret": 3})
+    for session_id in ODD_IDS:
+        store.get_or_create_session("evil", "u", session_id)
+        with store.lock(session_id):
+            run_call(store, session_id, "c", StateDelta({"k": 1, "app:*": 2, "user:a:*": 3}))
+        assert not {"app:secret", "user:secret", "secret"} & set(store.require_session(session_id).state)
+    for app, user in (("victim", '","'), ('victim","', "u"), ("vict*", "u"), ("victim", "*")):
+        state = store.create_session(app, user, f"x-{app}-{user}").state
+        assert "user:secret" not in state and "secret" not in state
+        assert "app:secret" not in state or app == "victim"
+    assert store.require_session("victim:s").state == {"app:secret": 1, "user:secret": 2, "secret": 3}
+    if store.url.startswith("sqlite:///"):
+        lock_dir = Path(store.url.removeprefix("sqlite:///") + ".locks")
+        assert all(len(name) == len("0" * 64 + ".lock") for name in os.listdir(lock_dir))
 
 
 # -- sqlite:/// only -------------------------------------------------------------------------
@@ -577,12 +605,12 @@ def test_sqlite_errors_are_structured(tmp_path: Path) -> None:
 # -- postgresql:// and redis:// only -------------------------------------------------------
 
 
-@pytest.fixture(params=POSTGRES_URLS)
+@pytest.fixture(params=service_params(POSTGRES_URLS))
 def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     yield from fresh_postgres(request.param)
 
 
-@pytest.fixture(params=REDIS_URLS)
+@pytest.fixture(params=service_params(REDIS_URLS))
 def redis_url(request: pytest.FixtureRequest) -> Iterator[str]:
     yield from fresh_redis(request.param)
 

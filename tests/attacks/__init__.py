@@ -1,11 +1,22 @@
-"""In-process attacks on the language wall, and the helper that runs tool source through it."""
+"""Attacks on the walls, and the helpers that run tool source through them: in process, through
+the language wall alone (``run_tool``), or through the real ``Runtime`` (``attack``).
+
+An attack through the runtime must end in a structured error (usually kind ``policy``) without
+host paths in its message, and the runtime must keep serving ordinary calls afterwards.
+"""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
+from runtime import Runtime
+from runtime.errors import PolicyViolation
+from runtime.results import ToolResult
 from sandbox.language.compiler import compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals, install_process_hooks
+
+PACKAGE_DIR = __file__.rsplit("/tests/", 1)[0]
 
 
 def run_tool(
@@ -22,3 +33,28 @@ def run_tool(
     namespace = build_globals(injected=injected or {}, output=output)
     exec(compile_tool(source), namespace)
     return namespace[entry](**(args or {})), output
+
+
+def attack(rt: Runtime, source: str, args: dict | None = None, **call: object) -> ToolResult:
+    """Register ``source`` (dedented) with the runtime and call it."""
+    tool = rt.add_tool(textwrap.dedent(source), replace=True)
+    return rt.call(tool.name, args or {}, **call)
+
+
+def assert_refused(rt: Runtime, result: ToolResult, kind: str | tuple[str, ...] = "policy") -> None:
+    """A structured refusal of ``kind`` naming no host path; the runtime still serves."""
+    assert not result.success, result.output
+    assert result.error is not None
+    assert result.error.kind in ((kind,) if isinstance(kind, str) else kind), result.error
+    assert PACKAGE_DIR not in result.error.message
+    ok = attack(rt, "def still_ok() -> int:\n    return 41 + 1\n")
+    assert ok.success and ok.output == 42
+
+
+def assert_refused_when_added_or_called(rt: Runtime, source: str) -> None:
+    """Refused at ``add_tool`` (compile time), or refused when called."""
+    try:
+        result = attack(rt, source)
+    except PolicyViolation:
+        return  # refused at add_tool (compile time)
+    assert_refused(rt, result, ("policy", "tool_error"))  # tool_error: ValueError / read-only AttributeError
