@@ -17,7 +17,16 @@ from typing import Any
 
 import pytest
 import requests
-from test_server_replicas import ADD, called_ids, post_call, session_of, start, stop_all, store_params
+from test_server_replicas import (
+    ADD,
+    called_ids,
+    post_call,
+    session_of,
+    start,
+    stop_all,
+    store_params,
+    store_url_for,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +37,7 @@ KEY = "key-crash-test-0123456789"
 
 @pytest.fixture(params=store_params())
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'shared.db'}" if request.param == "sqlite" else str(request.param)
+    return store_url_for(str(request.param), tmp_path)
 
 
 def test_killing_a_replica_mid_calls_loses_nothing_and_applies_nothing_twice(

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import requests
+from test_store import server_answers
 
 pytestmark = pytest.mark.slow
 
@@ -122,11 +123,17 @@ def store_params() -> list[Any]:
     return params
 
 
+def store_url_for(param: str, folder: Path) -> str:
+    """The URL for a parameter of ``store_params``: a new SQLite file in ``folder``, or a server that answers."""
+    if param == "sqlite":
+        return f"sqlite:///{folder / 'shared.db'}"
+    server_answers(param)
+    return param
+
+
 @pytest.fixture(scope="module", params=store_params())
 def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('store') / 'shared.db'}"
-    return str(request.param)
+    return store_url_for(str(request.param), tmp_path_factory.mktemp("store"))
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,16 @@ def connect_or_skip(url: str, connect: Callable[[], T]) -> T:
         pytest.skip(f'{reason}; start it with: eval "$(bash scripts/test-services.sh)"')
 
 
+def server_answers(url: str) -> None:
+    """Returns when the PostgreSQL or Redis server at ``url`` answers; else ``connect_or_skip``'s verdict."""
+    if url.startswith("postgresql://"):
+        connect_or_skip(url, lambda: psycopg.connect(url, connect_timeout=5)).close()
+    else:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5)
+        connect_or_skip(url, client.ping)
+        client.close()
+
+
 def fresh_postgres(url: str) -> Iterator[str]:
     """``url`` on a new, empty schema, dropped afterwards."""
     schema = f"test_{uuid.uuid4().hex[:16]}"
