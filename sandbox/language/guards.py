@@ -1,6 +1,6 @@
 """Run-time guards: what the rewritten tool code calls for attributes, items, writes and calls.
 
-The compile-time policy (``sandbox/policy.py``) rewrites ``a.b`` to ``_getattr_(a, "b")``,
+The compile-time policy (``sandbox/language/policy.py``) rewrites ``a.b`` to ``_getattr_(a, "b")``,
 ``a.b = v`` to ``_write_(a).b = v``, ``a.b += v`` to ``_augattr_(a, "b", "+=", v)`` and so on;
 this module is the other half. The attribute rule (``is_allowed_attribute``) lives here and is
 shared with the annotation checker. The guards are on the hot path: the common case is one
@@ -241,7 +241,7 @@ def guarded_type(*args: Any) -> type:
     if issubclass(kind, type):
         refuse("type() of a class is not available")
     if kind.__module__ == "pydantic_core._pydantic_core" and kind.__name__ in _RAW_SCHEMA_CLASSES:
-        # they build validators from a raw core schema, past the alias check of sandbox/pydantic_wall.py
+        # they build validators from a raw core schema, past the alias check of sandbox/language/pydantic_wall.py
         refuse(f"type() of a pydantic {kind.__name__} is not available")
     return kind
 

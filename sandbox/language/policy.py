@@ -3,7 +3,7 @@
 RestrictedPython's transformer already refuses unknown node kinds, names and attributes
 starting with ``_``, frame attributes, ``exec``/``eval`` calls, ``try/except*``, ``async``,
 star-imports and ``metaclass=``; it rewrites attribute, item, iteration and unpacking access
-into guard calls (``sandbox/guards.py``). This subclass changes what RestrictedPython gets
+into guard calls (``sandbox/language/guards.py``). This subclass changes what RestrictedPython gets
 wrong for ordinary tool code and adds our rules; each method says why in one line.
 """
 
@@ -148,7 +148,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         return self.node_contents_visit(node)
 
     def visit_Import(self, node: ast.Import) -> ast.AST:
-        """Only vetted module views (``sandbox/modules.py``)."""
+        """Only vetted module views (``sandbox/language/modules.py``)."""
         for alias in node.names:
             self._check_module(node, alias.name)
         return super().visit_Import(node)
