@@ -16,6 +16,7 @@ from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
 from sandbox.language.compiler import policy_diagnostics
+from sandbox.wire import WallsMode
 
 INJECTED_GLOBALS = frozenset({"context", "tools", "ces_requests"})
 """Names the runtime defines for every tool, so they are not undefined."""
@@ -38,8 +39,8 @@ _PYFLAKES_ERRORS: tuple[type[messages.Message], ...] = (
 )
 
 
-def check_source(source: str) -> list[Diagnostic]:
-    """All diagnostics of a tool's source, sorted by line and column."""
+def check_source(source: str, *, walls: WallsMode = "all") -> list[Diagnostic]:
+    """All diagnostics of a tool's source, sorted by line and column (no policy ones under ``walls="process"``)."""
     try:
         module = parse_tool_source(source)
     except InvalidSource as error:
@@ -52,7 +53,8 @@ def check_source(source: str) -> list[Diagnostic]:
         except InvalidSource as error:
             diagnostics = [_from_error(error, "schema")]
     diagnostics += pyflakes_diagnostics(module)
-    diagnostics += policy_diagnostics(source)
+    if walls != "process":
+        diagnostics += policy_diagnostics(source)
     return sorted(set(diagnostics), key=lambda d: (d.line, d.col, d.level, d.message))
 
 

@@ -67,3 +67,9 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
         "the docstring documents 'c', which is not a parameter of 'BadName'",
     ) in found
     assert (10, "error", "pyflakes", "undefined name 'missing'") in found
+
+
+def test_walls_process_leaves_out_the_language_walls_findings() -> None:
+    source = 'import os\n\n\ndef where() -> str:\n    """Where the worker runs."""\n    return os.getcwd()\n'
+    assert [d.code for d in check_source(source)] == ["policy"]
+    assert check_source(source, walls="process") == []

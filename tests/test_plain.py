@@ -125,3 +125,12 @@ def test_toolpen_run_walls_process(tmp_path: Path) -> None:
     assert json.loads(plain.stdout)["output"]["uid"] == 65534
     walled = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert walled.returncode == 2 and json.loads(walled.stdout)["error"]["kind"] == "policy"
+
+
+def test_toolpen_check_walls_process(tmp_path: Path) -> None:
+    tool = tmp_path / "full_python.py"
+    tool.write_text(FULL_PYTHON)
+    command = [sys.executable, "-c", "from runtime.cli import main; main()", "check", str(tool)]
+    assert subprocess.run(command, capture_output=True, text=True, timeout=120).returncode == 1
+    plain = subprocess.run([*command, "--walls", "process"], capture_output=True, text=True, timeout=120)
+    assert plain.returncode == 0, plain.stdout

@@ -296,6 +296,20 @@ def test_loopback_without_keys_serves_one_local_tenant() -> None:
         assert requests.get(f"{url}/v1/sessions", timeout=5).json() == {"sessions": []}
 
 
+def test_walls_process_registers_and_runs_plain_python() -> None:
+    source = 'import os\n\n\ndef pid_is_positive() -> bool:\n    """Plain CPython."""\n    return os.getpid() > 0\n'
+    for url in serve(ServerConfig(store="memory://", workers=1, walls="process")):
+        added = requests.post(f"{url}/v1/tools", json={"source": source}, timeout=30)
+        assert added.status_code == 201, added.text
+        done = requests.post(
+            f"{url}/v1/sessions/s/calls", json={"tool": "pid_is_positive", "args": {}}, timeout=30
+        )
+        assert done.json()["output"] is True
+        broken = requests.post(f"{url}/v1/tools", json={"source": source + "def (:\n"}, timeout=30)
+        assert broken.status_code == 422
+        assert [d["code"] for d in broken.json()["diagnostics"]] == ["syntax"]
+
+
 def test_refuses_a_public_address_without_keys() -> None:
     with pytest.raises(InvalidArguments, match="without API keys"):
         create_app(ServerConfig(host="0.0.0.0", store="memory://"))

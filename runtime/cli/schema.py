@@ -10,6 +10,7 @@ import typer
 
 from runtime.check import check_source
 from runtime.cli.app import app
+from runtime.cli.setup import WallsOption
 from runtime.errors import InvalidSource
 from runtime.openapi_toolset import OpenApiToolset
 from runtime.schema import derive_spec
@@ -100,6 +101,7 @@ def _openapi_definitions(item: str, fmt: str, strict: bool) -> list[dict]:
 @app.command("check")
 def check_command(
     files: Annotated[list[Path], typer.Argument(help="Tool source files to check.")],
+    walls: WallsOption = "all",
 ) -> None:
     """Report schema, docstring, undefined-name and sandbox-policy problems as file:line:col."""
     unreadable = errors = warnings = 0
@@ -108,7 +110,7 @@ def check_command(
         if source is None:
             unreadable += 1
             continue
-        for diagnostic in check_source(source):
+        for diagnostic in check_source(source, walls=walls):
             typer.echo(diagnostic.format(str(file)))
             errors += diagnostic.level == "error"
             warnings += diagnostic.level == "warning"

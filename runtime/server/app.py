@@ -161,7 +161,9 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             tool = await asyncio.to_thread(tenant.register, source, name, options, replace)
         except (InvalidSource, PolicyViolation) as error:
-            diagnostics = [d.to_dict() for d in check_source(source) if d.level == "error"]
+            diagnostics = [
+                d.to_dict() for d in check_source(source, walls=tenant.runtime.walls) if d.level == "error"
+            ]
             return JSONResponse({"error": error.to_dict(), "diagnostics": diagnostics}, status_code=422)
         view = _tool_view(tenant, tool, "openai")
         del view["schema"]
