@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from runtime.check import check_source
+from sandbox.language.modules import ALLOWED_MODULES
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -36,6 +37,9 @@ def test_no_function_is_an_error() -> None:
     assert "no top-level function" in diagnostics[0].message
 
 
+ALLOWED = ", ".join(sorted(ALLOWED_MODULES))
+
+
 def test_all_kinds_of_findings_together_and_sorted() -> None:
     source = (
         "import json\n"
@@ -52,7 +56,12 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
     found = [(d.line, d.level, d.code, d.message) for d in check_source(source)]
     assert found == sorted(found, key=lambda item: item[0])
     assert (1, "warning", "pyflakes", "'json' imported but unused") in found
-    assert (2, "error", "policy", 'import of module "os" is not allowed') in found
+    assert (
+        2,
+        "error",
+        "policy",
+        f'import of module "os" is not allowed; tools may import: {ALLOWED}',
+    ) in found
     assert (
         3,
         "error",

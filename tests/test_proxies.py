@@ -9,7 +9,7 @@ from test_pool import run
 
 from runtime.errors import BudgetExceeded, InvalidState
 from runtime.pool import WorkerPool
-from sandbox.bridges.proxies import Context, StateProxy
+from sandbox.bridges.proxies import Context, State, state_delta
 
 
 @pytest.fixture(scope="module")
@@ -19,33 +19,33 @@ def pool():
 
 
 def test_state_records_sets_and_deletes():
-    state = StateProxy({"a": 1, "b": 2})
+    state = State({"a": 1, "b": 2})
     state["c"] = [1]
     del state["a"]
     assert dict(state) == {"b": 2, "c": [1]}
-    assert state.delta() == {"set": {"c": [1]}, "deleted": ["a"]}
+    assert state_delta(state) == {"set": {"c": [1]}, "deleted": ["a"]}
 
 
 def test_in_place_changes_to_nested_values_land_in_the_delta():
-    state = StateProxy({"cart": ["apple"], "profile": {"points": 1}, "same": {"x": 1}})
+    state = State({"cart": ["apple"], "profile": {"points": 1}, "same": {"x": 1}})
     state["cart"].append("pear")
     state["profile"]["points"] += 1
     assert state["same"] == {"x": 1}
-    assert state.delta() == {"set": {"cart": ["apple", "pear"], "profile": {"points": 2}}, "deleted": []}
+    assert state_delta(state) == {"set": {"cart": ["apple", "pear"], "profile": {"points": 2}}, "deleted": []}
 
 
 @pytest.mark.parametrize("value", [print, {1, 2}, float("nan"), float("inf"), object()])
 def test_values_that_are_not_json_are_refused_naming_the_key(value):
     with pytest.raises(InvalidState, match="'bad'"):
-        StateProxy({})["bad"] = value
+        State({})["bad"] = value
 
 
 def test_a_nested_value_made_invalid_later_fails_at_the_end():
-    state = StateProxy({})
+    state = State({})
     state["box"] = {"items": []}
     state["box"]["items"].append(float("nan"))
     with pytest.raises(InvalidState, match="'box'"):
-        state.delta()
+        state_delta(state)
 
 
 def test_context_is_read_only():

@@ -43,7 +43,7 @@ def test_add_tool_refuses_bad_source(rt: Runtime) -> None:
     with pytest.raises(InvalidSource):
         rt.add_tool("def BadName(x: int) -> int:\n    return x\n")
     with pytest.raises(PolicyViolation):
-        rt.add_tool('def sneaky() -> str:\n    """Reads a dunder."""\n    return ().__class__.__name__\n')
+        rt.add_tool('def sneaky() -> str:\n    """Reads a dunder."""\n    return ().__class__.__bases__\n')
 
 
 def test_arguments_are_validated_before_running(rt: Runtime) -> None:

@@ -196,7 +196,7 @@ def test_register_list_in_each_format_replace_and_delete(url: str) -> None:
 
 
 def test_bad_source_is_422_with_located_diagnostics(url: str) -> None:
-    source = 'def broken(x: int) -> int:\n    """Broken."""\n    return x.__class__\n'
+    source = 'def broken(x: int) -> int:\n    """Broken."""\n    return x.__globals__\n'
     response = requests.post(f"{url}/v1/tools", json={"source": source}, headers=auth(KEY_A), timeout=30)
     assert response.status_code == 422
     body = response.json()

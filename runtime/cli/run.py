@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from runtime.check import check_source
 from runtime.cli.app import app
 from runtime.cli.setup import (
     UNUSABLE,
@@ -22,7 +23,8 @@ from runtime.cli.setup import (
     read_source,
     with_extra_options,
 )
-from runtime.errors import ToolpenError
+from runtime.diagnostics import Diagnostic
+from runtime.errors import InvalidSource, PolicyViolation, ToolpenError
 from runtime.results import ToolResult
 from runtime.store import DEFAULT_STORE_URL
 
@@ -77,23 +79,34 @@ def run_tool(
 ) -> None:
     """Run a tool once and print its result, logs and state change.
 
-    Exit 0 when the tool succeeded, 1 when it failed, 2 when the source or the arguments are unusable.
+    Exit 0 when the tool succeeded, 1 when it failed, 2 when the source or the arguments are unusable
+    (then every problem the checker sees is listed as file:line:col, as `toolpen check` does).
     """
+    problems: list[Diagnostic] = []
     try:
         source = read_source(file)
         extras = options.extras()
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
         with build_runtime(store, extras, walls) as rt:
-            tool = rt.add_tool(source, name, replace=True)
+            try:
+                tool = rt.add_tool(source, name, replace=True)
+            except (InvalidSource, PolicyViolation):
+                problems = [d for d in check_source(source) if d.level == "error"]
+                raise
             with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):
                 result = rt.call(tool.name, call_args, context=call_context, session_id=session)
     except ToolpenError as error:
         result = ToolResult(success=False, error=error)
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+        report = result.to_dict()
+        if problems:
+            report["problems"] = [problem.to_dict() for problem in problems]
+        typer.echo(json.dumps(report, ensure_ascii=False))
     else:
         if options.fakes:
             typer.echo("note: fakes are enabled; faked results are marked", err=True)
         print_result(Console(highlight=False), name or file.stem, result)
+        for problem in problems:
+            typer.echo(problem.format(str(file)))
     raise typer.Exit(exit_code(result))

@@ -118,20 +118,23 @@ def _parameters(
     arguments = function.args
     properties: dict[str, Any] = {}
     required: list[str] = []
-    for star, kind in ((arguments.vararg, "*"), (arguments.kwarg, "**")):
-        if star is not None:
-            translator.report(
-                star, f"'{kind}{star.arg}' cannot be described by a JSON Schema; name each parameter"
-            )
     for argument in arguments.posonlyargs:
         translator.report(argument, f"positional-only parameter '{argument.arg}' cannot be passed by name")
     positional = arguments.posonlyargs + arguments.args
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(arguments.defaults))
     defaults += arguments.defaults
-    pairs = list(zip(positional, defaults, strict=True)) + list(
-        zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
-    )
-    for argument, default in pairs:
+    pairs: list[tuple[ast.arg, ast.expr | None, str]] = [
+        (argument, default, "") for argument, default in zip(positional, defaults, strict=True)
+    ]
+    if arguments.vararg is not None:
+        pairs.append((arguments.vararg, None, "*"))
+    pairs += [
+        (argument, default, "")
+        for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)
+    ]
+    if arguments.kwarg is not None:
+        pairs.append((arguments.kwarg, None, "**"))
+    for argument, default, star in pairs:
         schema, info = (
             translator.translate_member(argument.annotation) if argument.annotation else ({}, FieldInfo())
         )
@@ -143,6 +146,11 @@ def _parameters(
         _check_documented(argument, info, documented, translator)
         if schema is None:
             continue
+        if star:
+            # as the OpenAI Agents SDK describes them: *args a list, **kwargs an object, both optional
+            # (an empty one by default, like its default_factory)
+            schema = _starred_schema(schema, star)
+            info.has_factory = True
         properties[argument.arg] = apply_field(schema, info)
         if info.required:
             required.append(argument.arg)
@@ -152,6 +160,13 @@ def _parameters(
     if translator.defs:
         result["$defs"] = translator.defs
     return result
+
+
+def _starred_schema(item: dict[str, Any], star: str) -> dict[str, Any]:
+    """``*args: T`` is an array of T; ``**kwargs: T`` an object whose values are T."""
+    if star == "*":
+        return {"type": "array", "items": item} if item else {"type": "array"}
+    return {"type": "object", "additionalProperties": item} if item else {"type": "object"}
 
 
 def _check_documented(

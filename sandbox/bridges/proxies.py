@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable, Iterator, MutableMapping
+from collections.abc import Callable
 from typing import Any
 
 from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
@@ -44,78 +44,63 @@ def _json_text(key: str, value: Any) -> str:
         raise InvalidState(f"context.state[{key!r}] is not JSON: {exc}") from None
 
 
-class StateProxy(MutableMapping[str, Any]):
-    """The session state: reads see the snapshot, writes and deletions are recorded as a delta.
+class State(dict[str, Any]):
+    """``context.state``: a real ``dict`` (``copy()``, ``json.dumps``, ``**state``, ``isinstance``).
 
-    Values handed out are copies taken on first read, so that a nested value changed in place
-    (``state["cart"].append(x)``) is found by comparing it with the snapshot at the end.
+    It holds the snapshot's values (decoded for this call alone, so changing them in place is
+    the tool's own business) and remembers each one's JSON text: ``state_delta`` then finds every
+    change however it was made (assignment, ``update``, ``pop``, a nested list appended to).
+    Assignments are also remembered, so a key set to its old value is still reported as set.
     """
 
-    def __init__(self, snapshot: dict[str, Any]) -> None:
-        self._snapshot = snapshot
-        self._live: dict[str, Any] = {}
-        self._assigned: set[str] = set()
-        self._deleted: set[str] = set()
+    __slots__ = ("_original", "_assigned")
 
-    def __getitem__(self, key: str) -> Any:
-        if key in self._live:
-            return self._live[key]
-        if key in self._deleted or key not in self._snapshot:
-            raise KeyError(key)
-        value = self._live[key] = json.loads(json.dumps(self._snapshot[key]))
-        return value
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        super().__init__(snapshot)
+        self._original = {key: json.dumps(value) for key, value in snapshot.items()}
+        self._assigned: set[str] = set()
 
     def __setitem__(self, key: str, value: Any) -> None:
         if not isinstance(key, str):
             raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
         _json_text(key, value)
-        self._live[key] = value
+        super().__setitem__(key, value)
         self._assigned.add(key)
-        self._deleted.discard(key)
 
-    def __delitem__(self, key: str) -> None:
-        if key not in self:
-            raise KeyError(key)
-        self._live.pop(key, None)
-        self._assigned.discard(key)
-        self._deleted.add(key)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._live or (key in self._snapshot and key not in self._deleted)
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._live
-        yield from (k for k in self._snapshot if k not in self._live and k not in self._deleted)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return f"StateProxy({self.current()!r})"
-
-    def current(self) -> dict[str, Any]:
-        """The whole state as it stands now, uncommitted changes included."""
-        state = {k: v for k, v in self._snapshot.items() if k not in self._deleted}
-        state.update(self._live)
-        return state
-
-    def apply_delta(self, delta: dict[str, Any]) -> None:
-        """Take in a nested tool's changes as if this tool had made them."""
-        for key, value in (delta.get("set") or {}).items():
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
             self[key] = value
-        for key in delta.get("deleted") or ():
-            if key in self:
-                del self[key]
 
-    def delta(self) -> dict[str, Any]:
-        """``{"set": {...}, "deleted": [...]}``; raises ``InvalidState`` naming a non-JSON key."""
-        changed: dict[str, Any] = {}
-        for key, value in self._live.items():
-            text = _json_text(key, value)
-            if key in self._assigned or key not in self._snapshot or text != json.dumps(self._snapshot[key]):
-                changed[key] = json.loads(text)
-        deleted = sorted(k for k in self._deleted if k in self._snapshot)
-        return {"set": changed, "deleted": deleted}
+    def setdefault(self, key: str, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __ior__(self, other: Any) -> State:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+
+def state_delta(state: State) -> dict[str, Any]:
+    """``{"set": {...}, "deleted": [...]}`` against the snapshot; raises ``InvalidState`` naming a bad key."""
+    original = state._original
+    changed: dict[str, Any] = {}
+    for key, value in state.items():
+        if not isinstance(key, str):
+            raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
+        text = _json_text(key, value)
+        if key in state._assigned or original.get(key) != text:
+            changed[key] = json.loads(text)
+    deleted = sorted(key for key in original if key not in state)
+    return {"set": changed, "deleted": deleted}
+
+
+def apply_state_delta(state: State, delta: dict[str, Any]) -> None:
+    """Take in a nested tool's changes as if this tool had made them."""
+    for key, value in (delta.get("set") or {}).items():
+        state[key] = value
+    for key in delta.get("deleted") or ():
+        state.pop(key, None)
 
 
 class Context:
@@ -136,14 +121,14 @@ class Context:
     session_id: str | None
     invocation_id: str | None
     agent_name: str | None
-    state: StateProxy
+    state: State
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
         set_slot = object.__setattr__
         for name in self.__slots__:
             if name != "state":
                 set_slot(self, name, snapshot.get(name))
-        set_slot(self, "state", StateProxy(dict(snapshot.get("state") or {})))
+        set_slot(self, "state", State(snapshot.get("state") or {}))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"context.{name} is read-only")
@@ -166,9 +151,9 @@ class Tools:
 
     __slots__ = ("_rpc", "_state")
     _rpc: Rpc
-    _state: StateProxy
+    _state: State
 
-    def __init__(self, rpc: Rpc, state: StateProxy) -> None:
+    def __init__(self, rpc: Rpc, state: State) -> None:
         object.__setattr__(self, "_rpc", rpc)
         object.__setattr__(self, "_state", state)
 
@@ -186,12 +171,12 @@ class Tools:
         raise AttributeError("tools is read-only")
 
     def _call(self, name: str, args: dict[str, Any]) -> Any:
-        params = {"name": name, "args": args, "state": self._state.current()}
+        params = {"name": name, "args": args, "state": dict(self._state)}
         try:
             result = self._rpc("tools", "call", params)
         except ToolpenError as exc:
             raise ToolCallError(exc.kind, exc.message) from None
-        self._state.apply_delta(result.get("state_delta") or {})
+        apply_state_delta(self._state, result.get("state_delta") or {})
         return result.get("output")
 
 

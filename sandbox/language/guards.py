@@ -10,6 +10,8 @@ type check and a builtin call.
 from __future__ import annotations
 
 import dataclasses
+import enum
+import functools
 import operator
 import string
 import sys
@@ -63,6 +65,52 @@ FORMAT_METHODS = frozenset({"format", "format_map"})
 ALLOWED_DUNDER_METHODS = frozenset(
     {
         "__init__",
+        "__init_subclass__",
+        "__format__",
+        "__getattr__",
+        "__reversed__",
+        "__int__",
+        "__float__",
+        "__complex__",
+        "__index__",
+        "__round__",
+        "__trunc__",
+        "__floor__",
+        "__ceil__",
+        "__bytes__",
+        "__pos__",
+        "__invert__",
+        "__pow__",
+        "__rpow__",
+        "__rtruediv__",
+        "__rfloordiv__",
+        "__rmod__",
+        "__divmod__",
+        "__rdivmod__",
+        "__matmul__",
+        "__rmatmul__",
+        "__xor__",
+        "__rxor__",
+        "__rand__",
+        "__ror__",
+        "__lshift__",
+        "__rlshift__",
+        "__rshift__",
+        "__rrshift__",
+        "__iadd__",
+        "__isub__",
+        "__imul__",
+        "__itruediv__",
+        "__ifloordiv__",
+        "__imod__",
+        "__ipow__",
+        "__iand__",
+        "__ior__",
+        "__ixor__",
+        "__aiter__",
+        "__anext__",
+        "__aenter__",
+        "__aexit__",
         "__post_init__",
         "__repr__",
         "__str__",
@@ -100,7 +148,50 @@ ALLOWED_DUNDER_METHODS = frozenset(
         "__or__",
     }
 )
-"""Special methods a class body may define, and reach through ``super()``."""
+"""Special methods a class body may define, and call on the tool's own objects or through ``super()``."""
+
+DESCRIPTIVE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__", "__module__"})
+"""Special attributes readable on anything: they are strings (or None)."""
+WRITABLE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__"})
+"""Special attributes tool code may set (a hand-written decorator copies them), on its own objects."""
+READABLE_DUNDERS = DESCRIPTIVE_DUNDERS | {"__class__", "__dict__", "__members__"} | ALLOWED_DUNDER_METHODS
+"""Every special attribute name the compile-time policy lets through to the run-time rule."""
+
+NAMEDTUPLE_API = frozenset({"_make", "_asdict", "_replace", "_fields", "_field_defaults"})
+ENUM_API = frozenset(
+    {
+        "_missing_",
+        "_generate_next_value_",
+        "_value_",
+        "_name_",
+        "_member_names_",
+        "_member_map_",
+        "_value2member_map_",
+        "_ignore_",
+        "_order_",
+    }
+)
+"""The documented underscore names of namedtuples and enums, readable on any of them."""
+ENUM_INTERNALS = frozenset({"_new_member_"})
+"""Enum machinery the tool's own enum classes hold but never define: ``object.__new__`` itself."""
+
+RESERVED_NAMES = frozenset(
+    {
+        "_getattr_",
+        "_getitem_",
+        "_getiter_",
+        "_write_",
+        "_apply_",
+        "_augattr_",
+        "_augitem_",
+        "_iter_unpack_sequence_",
+        "_unpack_sequence_",
+        "_inplacevar_",
+        "_print_",
+        "_print",
+    }
+)
+"""The names of the guards in tool globals: tool code may never bind or read them itself."""
 
 INPLACE_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+=": operator.iadd,
@@ -156,15 +247,150 @@ def refuse(message: str) -> NoReturn:
 
 
 def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
-    """``getattr`` for tool code: public names only, safe ``str.format``, never a module."""
+    """``getattr`` for tool code: public names, else the rule of ``_special_attribute``; safe ``str.format``; never a module."""
+    if type(name) is not str:
+        refuse("attribute names must be strings")
     if name in FORMAT_METHODS and (isinstance(obj, str) or obj is str):
         return _safe_format_method(obj, name)
-    if not is_allowed_attribute(name) and not (type(obj) is super and name in ALLOWED_DUNDER_METHODS):
-        refuse(f"access to attribute {name!r} is not allowed")
+    if not is_allowed_attribute(name):
+        return _special_attribute(obj, name, default)
     value = getattr(obj, name, *default)
     if type(value) is types.ModuleType:
         refuse(f"attribute {name!r} is a module; import a vetted module instead")
     return value
+
+
+def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
+    """A private, dunder or blocked name: what the rule allows, else a refusal that says why."""
+    if is_dunder(name):
+        if name in DESCRIPTIVE_DUNDERS:
+            value = getattr(obj, name, *default)
+            if value is None or type(value) is str or (default and value is default[0]):
+                return value
+            refuse(f"attribute {name!r} of this object is not a string")
+        if name == "__class__":
+            return guarded_type(obj)
+        if name == "__dict__":
+            return guarded_vars(obj)
+        if name == "__members__" and isinstance(obj, type) and issubclass(obj, enum.Enum):
+            return obj.__members__  # Enum's documented mapping of names to members
+        if name in ALLOWED_DUNDER_METHODS:
+            return _dunder_method(obj, name, default)
+        refuse(
+            f"access to attribute {name!r} is not allowed: special attributes lead to the interpreter's"
+            " internals (type(x), x.__class__, __name__, __doc__, __dict__ of your own objects are available)"
+        )
+    if name.startswith("_") and _private_allowed(obj, name):
+        return getattr(obj, name, *default)
+    if name.startswith("_"):
+        refuse(
+            f"access to attribute {name!r} is not allowed: private names are open on the tool's own"
+            " classes and objects, not on those of toolpen or a library"
+        )
+    if name in FORMAT_METHODS and not isinstance(obj, str):
+        owner = _owner(_lookup_classes(obj)[0], name)
+        if owner is not None and is_tool_class(owner) and not issubclass(owner, str):
+            return getattr(obj, name, *default)  # the tool's own method named format
+    refuse(f"access to attribute {name!r} is not allowed: it leads to frames or code")
+
+
+def is_dunder(name: str) -> bool:
+    """``__name__``-shaped: special to the interpreter."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def is_tool_class(cls: object) -> bool:
+    """True for a class whose ``class`` statement (or namedtuple/Enum call) ran in tool code."""
+    return (
+        isinstance(cls, type) and type.__dict__["__dict__"].__get__(cls).get("__module__") == TOOL_MODULE_NAME
+    )
+
+
+def _class_dict(cls: type) -> types.MappingProxyType[str, Any]:
+    return type.__dict__["__dict__"].__get__(cls)  # type: ignore[no-any-return]
+
+
+def _owner(classes: Iterable[type], name: str) -> type | None:
+    """The first class of ``classes`` whose own namespace holds ``name``."""
+    for cls in classes:
+        if name in _class_dict(cls):
+            return cls
+    return None
+
+
+def _lookup_classes(obj: Any) -> tuple[tuple[type, ...], bool]:
+    """The classes an attribute of ``obj`` is looked up in, and whether ``obj`` is the tool's own."""
+    if type(obj) is super:
+        view: Any = obj
+        mro = view.__self_class__.__mro__
+        return mro[mro.index(view.__thisclass__) + 1 :], False
+    if isinstance(obj, type):
+        metaclass: type = type(obj)
+        return (*obj.__mro__, *metaclass.__mro__), is_tool_class(obj)
+    return type(obj).__mro__, is_tool_class(type(obj))
+
+
+def _public_api(owner: type | None, obj: Any, name: str) -> bool:
+    """NamedTuple's and Enum's documented underscore names, on any namedtuple or enum."""
+    kind = owner if owner is not None else (obj if isinstance(obj, type) else type(obj))
+    if name in NAMEDTUPLE_API:
+        return isinstance(kind, type) and issubclass(kind, tuple)
+    if name in ENUM_API:
+        return isinstance(kind, type) and issubclass(kind, enum.Enum)
+    return False
+
+
+def _private_allowed(obj: Any, name: str) -> bool:
+    """``_name`` is readable where the tool defined it: its own classes and their instances.
+
+    The class that defines ``name`` decides (a host base class keeps its private names); a name
+    no class defines belongs to the instance, so to the tool when the instance's class is the tool's.
+    """
+    if name in ENUM_INTERNALS:
+        return False
+    classes, own = _lookup_classes(obj)
+    owner = _owner(classes, name)
+    if _public_api(owner, obj, name):
+        return True
+    if owner is not None:
+        return is_tool_class(owner)
+    return own
+
+
+def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
+    """A special method of the tool's own objects (or through ``super()``); a host class's only for tool instances."""
+    if type(obj) is super:
+        return getattr(obj, name, *default)
+    if isinstance(obj, type):
+        owner = _owner(obj.__mro__, name)
+        if owner is None:
+            refuse(f"access to attribute {name!r} is not allowed: {obj.__name__} does not define it")
+        value = getattr(obj, name, *default)
+        return value if is_tool_class(owner) else _for_tool_instances(value, name)
+    if not is_tool_class(type(obj)):
+        refuse(f"access to attribute {name!r} is not allowed on objects the tool did not define")
+    return getattr(obj, name, *default)
+
+
+def _for_tool_instances(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A host class's unbound special method (``Exception.__init__``), callable on tool instances only."""
+
+    def call(instance: Any, *args: Any, **kwargs: Any) -> Any:
+        if not is_tool_class(type(instance)):
+            refuse(f"{name} of a class may only be called on the tool's own objects")
+        return method(instance, *args, **kwargs)
+
+    return call
+
+
+def guarded_vars(*args: Any) -> dict[str, Any]:
+    """``vars(obj)`` / ``obj.__dict__``: the attributes of the tool's own instances."""
+    if len(args) != 1:
+        refuse("vars() needs an object: the tool's own instance whose attributes to list")
+    obj = args[0]
+    if isinstance(obj, type) or not is_tool_class(type(obj)):
+        refuse("vars() and __dict__ are available on the tool's own instances only")
+    return vars(obj)  # type: ignore[no-any-return]
 
 
 guarded_getitem = operator.getitem
@@ -172,14 +398,27 @@ guarded_getitem = operator.getitem
 
 
 def guarded_hasattr(obj: Any, name: str) -> bool:
-    """``hasattr`` that answers False for names tool code may not read."""
-    return is_allowed_attribute(name) and hasattr(obj, name)
+    """``hasattr`` as CPython answers it; a private name on a host object is refused, as reading it is."""
+    if type(name) is not str:
+        raise TypeError("hasattr(): attribute name must be string")
+    if is_allowed_attribute(name) or is_dunder(name) or name in BLOCKED_ATTRIBUTES:
+        return hasattr(obj, name)  # only the answer leaves: the value is never handed out
+    try:
+        guarded_getattr(obj, name)
+    except AttributeError:
+        return False
+    return True
 
 
-def guarded_write(obj: Any) -> Any:
-    """The target of ``obj.x = v`` / ``obj[k] = v`` / ``del``: refuse shared host objects."""
+def guarded_write(obj: Any, name: str | None = None) -> Any:
+    """The target of ``obj.x = v`` / ``obj[k] = v`` / ``del``: refuse shared host objects.
+
+    ``name`` is given for private and special attribute names: a ``_name`` may be set on the
+    tool's own classes and instances only, and of the special names only ``__name__``,
+    ``__qualname__`` and ``__doc__``.
+    """
     kind = type(obj)
-    if kind in _PLAIN_CONTAINERS:
+    if kind in _PLAIN_CONTAINERS and name is None:
         return obj
     if isinstance(obj, _SHARED_KINDS) and getattr(obj, "__module__", None) != TOOL_MODULE_NAME:
         refuse(f"cannot modify {getattr(obj, '__name__', kind.__name__)!r}: it is not defined by the tool")
@@ -188,27 +427,41 @@ def guarded_write(obj: Any) -> Any:
     if kind is dataclasses.Field:
         # asdict/astuple/replace read ``getattr(obj, field.name)`` unguarded: the name stays the class's
         refuse("cannot modify a dataclass field definition")
+    if name is not None:
+        _check_written_name(obj, name)
     return obj
+
+
+def _check_written_name(obj: Any, name: str) -> None:
+    if type(name) is not str:
+        refuse("attribute names must be strings")
+    if is_allowed_attribute(name):
+        return
+    if is_dunder(name):
+        if name not in WRITABLE_DUNDERS:
+            refuse(
+                f"cannot set attribute {name!r}: special attributes other than __name__ and __doc__ are fixed"
+            )
+        return
+    own = is_tool_class(obj) or is_tool_class(type(obj))
+    if not name.startswith("_") or not own or name in ENUM_INTERNALS:
+        refuse(f"cannot set attribute {name!r}: private names may be set on the tool's own objects only")
 
 
 def guarded_setattr(obj: Any, name: str, value: Any) -> None:
     """``setattr`` for tool code, under the same rules as ``obj.name = value``."""
-    if not is_allowed_attribute(name):
-        refuse(f"cannot set attribute {name!r}")
-    setattr(guarded_write(obj), name, value)
+    setattr(guarded_write(obj, name), name, value)
 
 
 def guarded_delattr(obj: Any, name: str) -> None:
     """``delattr`` for tool code, under the same rules as ``del obj.name``."""
-    if not is_allowed_attribute(name):
-        refuse(f"cannot delete attribute {name!r}")
-    delattr(guarded_write(obj), name)
+    delattr(guarded_write(obj, name), name)
 
 
 def augmented_attribute(obj: Any, name: str, op: str, value: Any) -> None:
     """``obj.name <op>= value`` with ``obj`` evaluated once: guarded read, operator, guarded write."""
     result = INPLACE_OPERATORS[op](guarded_getattr(obj, name), value)
-    setattr(guarded_write(obj), name, result)
+    setattr(guarded_write(obj, name), name, result)
 
 
 def augmented_item(obj: Any, key: Any, op: str, value: Any) -> None:
@@ -244,6 +497,34 @@ def guarded_type(*args: Any) -> type:
         # they build validators from a raw core schema, past the alias check of sandbox/language/pydantic_wall.py
         refuse(f"type() of a pydantic {kind.__name__} is not available")
     return kind
+
+
+class _GuardedTypeMeta(type):
+    """Makes ``type`` in tool code answer ``isinstance``/``issubclass`` as the real one while calls stay guarded."""
+
+    def __call__(cls, *args: Any) -> type:  # type: ignore[override]
+        return guarded_type(*args)
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, type)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, type)
+
+    def __repr__(cls) -> str:
+        return "<class 'type'>"
+
+
+class GuardedType(metaclass=_GuardedTypeMeta):
+    """The builtin ``type`` of tool code: ``type(x)`` is ``guarded_type(x)``; ``isinstance(x, type)`` works."""
+
+    __slots__ = ()
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        return type[item]
+
+
+GuardedType.__name__ = GuardedType.__qualname__ = "type"
 
 
 def _without_metaclasses(value: Any) -> Any:
@@ -328,3 +609,47 @@ def methodcaller(name: str, /, *args: Any, **kwargs: Any) -> Callable[[Any], Any
     if not is_allowed_attribute(name):
         refuse(f"access to attribute {name!r} is not allowed")
     return lambda obj: guarded_getattr(obj, name)(*args, **kwargs)
+
+
+_WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
+
+
+def guarded_update_wrapper(
+    wrapper: Any,
+    wrapped: Any,
+    assigned: Any = functools.WRAPPER_ASSIGNMENTS,
+    updated: Any = functools.WRAPPER_UPDATES,
+) -> Any:
+    """``functools.update_wrapper`` with its default arguments, onto the tool's own functions.
+
+    The real one copies and updates attributes named by its arguments (``updated=("__globals__",)``
+    would merge a host module's globals into the tool's); here the names are the defaults, copied
+    only when they are strings, and a ``__dict__`` only from the tool's own callables.
+    """
+    if assigned != functools.WRAPPER_ASSIGNMENTS or updated != functools.WRAPPER_UPDATES:
+        refuse("functools.wraps / update_wrapper take their default assigned= and updated= only")
+    guarded_write(wrapper)
+    for name in _WRAPPER_ASSIGNMENTS:
+        value = getattr(wrapped, name, None)
+        if type(value) is str or (value is None and name == "__doc__"):
+            setattr(wrapper, name, value)
+    extra = getattr(wrapped, "__dict__", None)
+    if isinstance(extra, dict) and extra:
+        if getattr(wrapped, "__module__", None) != TOOL_MODULE_NAME and not is_tool_class(type(wrapped)):
+            refuse("functools.wraps copies the attributes of the tool's own functions only")
+        vars(wrapper).update(extra)
+    wrapper.__wrapped__ = wrapped
+    return wrapper
+
+
+def guarded_wraps(
+    wrapped: Any, assigned: Any = functools.WRAPPER_ASSIGNMENTS, updated: Any = functools.WRAPPER_UPDATES
+) -> Callable[[Any], Any]:
+    """``functools.wraps`` through ``guarded_update_wrapper``."""
+    if assigned != functools.WRAPPER_ASSIGNMENTS or updated != functools.WRAPPER_UPDATES:
+        refuse("functools.wraps / update_wrapper take their default assigned= and updated= only")
+
+    def decorate(wrapper: Any) -> Any:
+        return guarded_update_wrapper(wrapper, wrapped)
+
+    return decorate

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
 import types
 from collections.abc import Callable
 from typing import Any
@@ -47,6 +48,17 @@ ALLOWED_MODULES = frozenset(
         "urllib.parse",
         "copy",
         "zoneinfo",
+        "abc",
+        "calendar",
+        "html",
+        "csv",
+        "io",
+        "bisect",
+        "heapq",
+        "difflib",
+        "unicodedata",
+        "secrets",
+        "contextlib",
     }
 )
 
@@ -81,6 +93,9 @@ _PYDANTIC_NAMES = (
     "StrictInt",
     "StrictFloat",
     "StrictBool",
+    "PrivateAttr",
+    "validator",
+    "root_validator",
     "AnyUrl",
     "AnyHttpUrl",
     "HttpUrl",
@@ -103,15 +118,26 @@ _TIME_NAMES = (
     "mktime",
     "struct_time",
 )
-_EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {"pydantic": _PYDANTIC_NAMES, "time": _TIME_NAMES}
+_EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {
+    "pydantic": _PYDANTIC_NAMES,
+    "time": _TIME_NAMES,
+    # in-memory files only: no open(), no file descriptors
+    "io": ("StringIO", "BytesIO"),
+}
 
 _LEFT_OUT: dict[str, frozenset[str]] = {
     # evaluates its string outside the guards (the ForwardRef hook covers the indirect uses)
     "typing": frozenset({"ForwardRef"}),
     # walks attributes by name: Formatter().get_field("0.__class__")
     "string": frozenset({"Formatter"}),
-    # copy or write attributes named by strings, module globals included
-    "functools": frozenset({"update_wrapper", "wraps"}),
+    # write process-wide state (the locale, the working directory, sys.stdout, registries)
+    "calendar": frozenset(
+        {"setfirstweekday", "LocaleTextCalendar", "LocaleHTMLCalendar", "prcal", "prmonth"}
+    ),
+    "contextlib": frozenset({"redirect_stdout", "redirect_stderr", "chdir"}),
+    "csv": frozenset({"register_dialect", "unregister_dialect", "field_size_limit"}),
+    # recomputes __abstractmethods__ of any class, a host's too
+    "abc": frozenset({"update_abstractmethods"}),
     "dataclasses": frozenset({"make_dataclass"}),
     # write enum members into ``sys.modules[cls.__module__]``
     "enum": frozenset({"global_enum", "global_str", "global_enum_repr", "global_flag_repr"}),
@@ -122,6 +148,8 @@ _LEFT_OUT: dict[str, frozenset[str]] = {
 }
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
+    # the real ones copy and write attributes named by strings, module globals included
+    "functools": {"wraps": guards.guarded_wraps, "update_wrapper": guards.guarded_update_wrapper},
     # get_origin(Type[int]) is the real ``type``, a class factory
     "typing": {"get_origin": guards.guarded_get_origin, "get_args": guards.guarded_get_args},
 }
@@ -129,7 +157,11 @@ _UNSHAREABLE_KINDS = (types.ModuleType, dict, list, set, bytearray)
 
 
 class ModuleView:
-    """A read-only namespace standing for a vetted module."""
+    """A read-only namespace standing for a vetted module.
+
+    It has no ``__name__``: ``from view import x`` falls back to ``sys.modules[view.__name__ + ".x"]``
+    when the view has no ``x``, which would hand out any loaded submodule.
+    """
 
     __slots__ = ("_name", "_members")
     read_only_view = True
@@ -203,20 +235,36 @@ def _is_shareable(value: Any) -> bool:
 _FUTURE_VIEW = ModuleView("__future__", {"annotations": importlib.import_module("__future__").annotations})
 
 
+def import_refusal(name: str) -> str:
+    """Why ``import name`` is refused, and what may be imported instead."""
+    allowed = ", ".join(sorted(ALLOWED_MODULES))
+    return f'import of module "{name}" is not allowed; tools may import: {allowed}'
+
+
 def import_view(
     name: str,
     globals: object = None,
     locals: object = None,
-    fromlist: tuple[str, ...] | None = (),
+    fromlist: tuple[str, ...] | list[str] | None = (),
     level: int = 0,
-) -> ModuleView:
-    """``__import__`` for tool code: vetted module views only."""
+) -> ModuleView | None:
+    """``__import__`` for tool code: vetted module views only.
+
+    C code that imports lazily while a tool frame is current (``datetime.strptime`` loads
+    ``_strptime``) calls the tool's ``__import__`` with an empty *list* ``fromlist`` and then reads
+    ``sys.modules`` itself; such an import of a module the zygote already loaded is let through
+    without handing anything to tool code (an import statement never passes a list).
+    """
+    if type(fromlist) is list and not fromlist and level == 0 and type(name) is str:
+        if name in sys.modules:
+            return None
+        guards.refuse("this function needs a part of the standard library that toolpen does not load")
     if level != 0:
         guards.refuse("relative imports are not allowed")
     if name == "__future__":
         return _FUTURE_VIEW
     if type(name) is not str or not is_allowed_module(name):
-        guards.refuse(f'import of module "{name}" is not allowed')
+        guards.refuse(import_refusal(str(name)))
     if fromlist:
         return module_view(name)
     return module_view(name.partition(".")[0])

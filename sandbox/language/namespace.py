@@ -23,11 +23,14 @@ _PLAIN_BUILTINS = [
     "Ellipsis",
     "NotImplemented",
     "abs",
+    "aiter",
     "all",
+    "anext",
     "any",
     "ascii",
     "bin",
     "bool",
+    "bytearray",
     "bytes",
     "callable",
     "chr",
@@ -49,6 +52,7 @@ _PLAIN_BUILTINS = [
     "list",
     "map",
     "max",
+    "memoryview",
     "min",
     "next",
     "object",
@@ -87,14 +91,15 @@ _GUARDED_BUILTINS: dict[str, Any] = {
     "setattr": guards.guarded_setattr,
     "delattr": guards.guarded_delattr,
     "dir": guards.guarded_dir,
-    "type": guards.guarded_type,
+    "type": guards.GuardedType,
+    "vars": guards.guarded_vars,
     "__import__": import_view,
 }
 SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
     {name: getattr(builtins, name) for name in (*_PLAIN_BUILTINS, *_EXCEPTIONS)} | _GUARDED_BUILTINS
 )
 """Every builtin tool code sees. Absent on purpose: eval, exec, compile, open, globals, locals,
-vars, input, breakpoint, help, memoryview, aiter/anext, exit/quit, and the exception groups."""
+input, breakpoint, help, exit/quit, and the exception groups."""
 
 _GUARDS: dict[str, Any] = {
     "_getattr_": guards.guarded_getattr,

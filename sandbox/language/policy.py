@@ -1,10 +1,11 @@
 """The compile-time language policy: one ``RestrictingNodeTransformer`` subclass.
 
-RestrictedPython's transformer already refuses unknown node kinds, names and attributes
-starting with ``_``, frame attributes, ``exec``/``eval`` calls, ``try/except*``, ``async``,
-star-imports and ``metaclass=``; it rewrites attribute, item, iteration and unpacking access
-into guard calls (``sandbox/language/guards.py``). This subclass changes what RestrictedPython gets
-wrong for ordinary tool code and adds our rules; each method says why in one line.
+RestrictedPython's transformer already refuses unknown node kinds, frame attributes,
+``exec``/``eval`` calls, ``try/except*``, star-imports and ``metaclass=``; it rewrites attribute,
+item, iteration and unpacking access into guard calls (``sandbox/language/guards.py``). This subclass
+changes what RestrictedPython gets wrong for ordinary tool code and adds our rules; each method
+says why in one line. Names: ``_private`` names are ordinary (the run-time rule decides on
+whose objects); ``__special__`` names only where listed; the guards' own names never.
 """
 
 from __future__ import annotations
@@ -12,14 +13,29 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar, cast
 
 from RestrictedPython.transformer import IOPERATOR_TO_STR, RestrictingNodeTransformer
 
 from sandbox.language.annotations import annotation_problems
-from sandbox.language.guards import ALLOWED_DUNDER_METHODS, FORMAT_METHODS, is_allowed_attribute
-from sandbox.language.modules import is_allowed_module
+from sandbox.language.guards import (
+    ALLOWED_DUNDER_METHODS,
+    BLOCKED_ATTRIBUTES,
+    FORMAT_METHODS,
+    READABLE_DUNDERS,
+    RESERVED_NAMES,
+    WRITABLE_DUNDERS,
+    is_allowed_attribute,
+    is_dunder,
+)
+from sandbox.language.modules import import_refusal, is_allowed_module
 
 Located = tuple[int, int, str]
+
+READABLE_NAMES = frozenset({"__name__", "__doc__"})
+"""Special global names tool code may read (``if __name__ == "__main__":`` is False, as on import)."""
+CLASS_BODY_NAMES = frozenset({"__slots__"})
+"""Special names a class body may assign."""
 
 
 class ToolPolicy(RestrictingNodeTransformer):
@@ -29,6 +45,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         super().__init__()
         self.problems: list[Located] = []
         self._in_class_body = False
+        self._class_names: list[str] = []
 
     def error(self, node: ast.AST, info: str) -> None:
         """Record a problem with its 1-based line and column."""
@@ -45,6 +62,24 @@ class ToolPolicy(RestrictingNodeTransformer):
         finally:
             self._in_class_body = outer
 
+    def check_name(self, node: Any, name: str | None, allow_magic_methods: bool = False) -> None:
+        """Private names are ordinary; the guards' names and ``__special__`` names are refused."""
+        if name is None:
+            return
+        if name in RESERVED_NAMES:
+            self.error(node, f'"{name}" is a name reserved for the sandbox\'s guards; choose another name')
+        elif is_dunder(name):
+            self.error(node, f'"{name}" is a special name of the interpreter and cannot be defined here')
+        elif not name.startswith("_"):
+            super().check_name(node, name)
+
+    def _mangle(self, name: str) -> str:
+        """``__name`` inside a class body is ``_Class__name``, as CPython compiles it."""
+        if not self._class_names or not name.startswith("__") or name.endswith("__"):
+            return name
+        owner = self._class_names[-1].lstrip("_")
+        return f"_{owner}{name}" if owner else name
+
     def _check_annotation(self, annotation: ast.expr | None) -> None:
         if annotation is not None:
             for node, message in annotation_problems(annotation):
@@ -52,21 +87,55 @@ class ToolPolicy(RestrictingNodeTransformer):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         """Allowed; ``__dunder__`` names only as listed methods of a class; plain-type annotations."""
+        return self._visit_function(node)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        """Allowed like ``def`` (coroutine frames stay blocked attributes); the worker runs the coroutine."""
+        return self._visit_function(node)
+
+    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         if not (self._in_class_body and node.name in ALLOWED_DUNDER_METHODS):
             self.check_name(node, node.name)
         self.check_function_argument_names(node)
         arguments = node.args
         for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]:
             self._check_annotation(argument.annotation)
-        for argument in (arguments.vararg, arguments.kwarg):
-            self._check_annotation(argument.annotation if argument else None)
+        for starred in (arguments.vararg, arguments.kwarg):
+            self._check_annotation(starred.annotation if starred else None)
         self._check_annotation(node.returns)
         returns, node.returns = node.returns, None
         with self.print_info.new_print_scope(), self._class_body(False):
             node = self.node_contents_visit(node)
-            self.inject_print_collector(node)
+            self.inject_print_collector(node)  # type: ignore[arg-type]  # async def bodies alike
         node.returns = returns
         return node
+
+    def visit_Await(self, node: ast.Await) -> ast.AST:
+        """Allowed: a coroutine awaits another (tool code cannot reach an event loop)."""
+        return self.node_contents_visit(node)
+
+    def visit_AsyncFor(self, node: ast.AsyncFor) -> ast.AST:
+        """Allowed: ``__aiter__``/``__anext__`` are the tool's own methods or a host's async iterator."""
+        return self.node_contents_visit(node)
+
+    def visit_AsyncWith(self, node: ast.AsyncWith) -> ast.AST:
+        """Allowed, as ``with``."""
+        return self.node_contents_visit(node)
+
+    def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
+        """Guarded iteration, except ``async for`` clauses, which ``iter()`` cannot take."""
+        if node.is_async:
+            return self.node_contents_visit(node)
+        return cast(ast.AST, super().visit_comprehension(node))
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        """Reads of ``__name__``/``__doc__``; ``__slots__`` and listed special methods assigned in a class body."""
+        if isinstance(node.ctx, ast.Load) and node.id in READABLE_NAMES:
+            return node
+        in_class_body = self._in_class_body and isinstance(node.ctx, ast.Store | ast.Load)
+        if in_class_body and (node.id in CLASS_BODY_NAMES or node.id in ALLOWED_DUNDER_METHODS):
+            return node  # __slots__ = ..., __radd__ = __add__
+        return cast(ast.AST, super().visit_Name(node))
 
     def visit_arg(self, node: ast.arg) -> ast.AST:
         """Annotations stay unrewritten (checked as plain types by the enclosing def)."""
@@ -75,7 +144,7 @@ class ToolPolicy(RestrictingNodeTransformer):
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
         """Allowed; parameter names (defaults included) follow the name rule."""
         with self._class_body(False):
-            return super().visit_Lambda(node)
+            return cast(ast.AST, super().visit_Lambda(node))
 
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         """Allowed with bases, decorators and keywords such as ``frozen=True``; no ``metaclass=``."""
@@ -83,8 +152,12 @@ class ToolPolicy(RestrictingNodeTransformer):
         for keyword in node.keywords:
             if keyword.arg == "metaclass" or keyword.arg is None:
                 self.error(node, "metaclass= and **keywords are not allowed in class definitions")
-        with self._class_body(True):
-            return self.node_contents_visit(node)
+        self._class_names.append(node.name)
+        try:
+            with self._class_body(True):
+                return self.node_contents_visit(node)
+        finally:
+            self._class_names.pop()
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
         """Allowed (pydantic and dataclass fields); the annotation must be a plain type."""
@@ -105,8 +178,9 @@ class ToolPolicy(RestrictingNodeTransformer):
         if isinstance(target, ast.Name):
             return self.node_contents_visit(node)
         if isinstance(target, ast.Attribute):
-            self._check_attribute(target)
-            helper, args = "_augattr_", [self.visit(target.value), ast.Constant(target.attr)]
+            self._check_attribute(target, store=True)
+            name = self._mangle(target.attr)
+            helper, args = "_augattr_", [self.visit(target.value), ast.Constant(name)]
         elif isinstance(target, ast.Subscript):
             key = self.visit(target.slice)
             if isinstance(key, ast.Slice):
@@ -122,24 +196,98 @@ class ToolPolicy(RestrictingNodeTransformer):
         call = ast.Call(ast.Name(helper, ast.Load()), [*args, operator, self.visit(node.value)], [])
         return _located(ast.Expr(call), node)
 
-    def _check_attribute(self, node: ast.Attribute) -> None:
-        if node.attr.startswith("_"):
-            self.error(node, f'"{node.attr}" is an invalid attribute name because it starts with "_".')
-        elif not is_allowed_attribute(node.attr) and node.attr not in FORMAT_METHODS:
-            self.error(node, f'"{node.attr}" is a restricted attribute.')
+    def _check_attribute(self, node: ast.Attribute, *, store: bool = False) -> None:
+        name = node.attr
+        if is_dunder(name):
+            if name not in (WRITABLE_DUNDERS if store else READABLE_DUNDERS):
+                self.error(node, _special_attribute_message(name))
+        elif name in BLOCKED_ATTRIBUTES and name not in FORMAT_METHODS:
+            self.error(node, f'"{name}" is a restricted attribute: it leads to frames or code.')
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-        """Reads become ``_getattr_(obj, name)``, writes ``_write_(obj).name``; ``super().__init__`` passes."""
-        is_super_dunder = node.attr in ALLOWED_DUNDER_METHODS and _is_super_call(node.value)
-        if not (is_super_dunder and isinstance(node.ctx, ast.Load)):
-            self._check_attribute(node)
+        """Reads become ``_getattr_(obj, name)``, writes ``_write_(obj).name`` (``_write_(obj, name)`` for ``_names``)."""
+        self._check_attribute(node, store=not isinstance(node.ctx, ast.Load))
         node = self.node_contents_visit(node)
+        name = self._mangle(node.attr)
         if isinstance(node.ctx, ast.Load):
             return _located(
-                ast.Call(ast.Name("_getattr_", ast.Load()), [node.value, ast.Constant(node.attr)], []), node
+                ast.Call(ast.Name("_getattr_", ast.Load()), [node.value, ast.Constant(name)], []), node
             )
-        node.value = _located(ast.Call(ast.Name("_write_", ast.Load()), [node.value], []), node.value)
+        checked = [ast.Constant(name)] if name.startswith("_") else []
+        node.value = _located(
+            ast.Call(ast.Name("_write_", ast.Load()), [node.value, *checked], []), node.value
+        )
         return node
+
+    def visit_Match(self, node: ast.Match) -> ast.AST:
+        """Allowed; patterns read attributes natively, so their names are checked here (see ``visit_MatchClass``)."""
+        return self.node_contents_visit(node)
+
+    def visit_match_case(self, node: ast.match_case) -> ast.AST:
+        """Allowed: a pattern, an optional guard expression, a body."""
+        return self.node_contents_visit(node)
+
+    def visit_MatchValue(self, node: ast.MatchValue) -> ast.AST:
+        """A literal or a dotted name (``Color.RED``), read natively: public names only."""
+        self._check_pattern_reference(node.value)
+        return node
+
+    def visit_MatchSingleton(self, node: ast.MatchSingleton) -> ast.AST:
+        """``None``, ``True``, ``False``."""
+        return node
+
+    def visit_MatchSequence(self, node: ast.MatchSequence) -> ast.AST:
+        """Allowed: items are matched by the interpreter, no attribute is read."""
+        return self.node_contents_visit(node)
+
+    def visit_MatchStar(self, node: ast.MatchStar) -> ast.AST:
+        """``*rest`` binds a name under the name rule."""
+        self.check_name(node, node.name)
+        return node
+
+    def visit_MatchMapping(self, node: ast.MatchMapping) -> ast.AST:
+        """Keys are literals or public dotted names; ``**rest`` binds a name under the name rule."""
+        for key in node.keys:
+            self._check_pattern_reference(key)
+        node.patterns = [self.visit(pattern) for pattern in node.patterns]
+        self.check_name(node, node.rest)
+        return node
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> ast.AST:
+        """``Cls(a, k=p)``: keyword sub-patterns read ``subject.k`` unguarded, so ``k`` must be public.
+
+        Positional sub-patterns read the names in ``Cls.__match_args__``, which a class body may not
+        define: the tool's dataclasses and namedtuples (their field names) and the library's own.
+        """
+        self._check_pattern_reference(node.cls)
+        for name in node.kwd_attrs:
+            if not is_allowed_attribute(name):
+                self.error(
+                    node, f'class patterns read attributes without the guards: "{name}" is not allowed'
+                )
+        node.patterns = [self.visit(pattern) for pattern in node.patterns]
+        node.kwd_patterns = [self.visit(pattern) for pattern in node.kwd_patterns]
+        return node
+
+    def visit_MatchAs(self, node: ast.MatchAs) -> ast.AST:
+        """``p as name`` / ``name`` / ``_``: the name under the name rule."""
+        if node.pattern is not None:
+            node.pattern = self.visit(node.pattern)
+        self.check_name(node, node.name)
+        return node
+
+    def visit_MatchOr(self, node: ast.MatchOr) -> ast.AST:
+        """Allowed: alternatives."""
+        return self.node_contents_visit(node)
+
+    def _check_pattern_reference(self, node: ast.expr) -> None:
+        """A literal, or a dotted name whose parts the guards would let tool code read."""
+        if isinstance(node, ast.Name):
+            self.check_name(node, node.id)
+        elif isinstance(node, ast.Attribute):
+            if not is_allowed_attribute(node.attr):
+                self.error(node, f'patterns read attributes without the guards: "{node.attr}" is not allowed')
+            self._check_pattern_reference(node.value)
 
     def visit_keyword(self, node: ast.keyword) -> ast.AST:
         """Keyword argument names may not start with ``_`` (``model_rebuild(_types_namespace=...)``)."""
@@ -151,7 +299,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         """Only vetted module views (``sandbox/language/modules.py``)."""
         for alias in node.names:
             self._check_module(node, alias.name)
-        return super().visit_Import(node)
+        return cast(ast.AST, super().visit_Import(node))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST:
         """Only vetted module views; no relative imports; ``from __future__`` is fine."""
@@ -159,11 +307,11 @@ class ToolPolicy(RestrictingNodeTransformer):
             self.error(node, "relative imports are not allowed")
         elif node.module != "__future__":
             self._check_module(node, node.module or "")
-        return super().visit_ImportFrom(node)
+        return cast(ast.AST, super().visit_ImportFrom(node))
 
     def _check_module(self, node: ast.AST, name: str) -> None:
         if not is_allowed_module(name):
-            self.error(node, f'import of module "{name}" is not allowed')
+            self.error(node, import_refusal(name))
 
     def visit_Global(self, node: ast.Global) -> ast.AST:
         """Allowed for public names only (no rebinding of guards)."""
@@ -178,11 +326,18 @@ class ToolPolicy(RestrictingNodeTransformer):
         return node
 
 
-def _is_super_call(node: ast.expr) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+def _special_attribute_message(name: str) -> str:
+    return (
+        f'"{name}" is not available: special attributes lead to the interpreter\'s internals'
+        " (type(x), __name__, __doc__, __dict__ of the tool's own objects and the special methods it"
+        " defines are available)"
+    )
 
 
-def _located(new: ast.AST, old: ast.AST) -> ast.AST:
+_Node = TypeVar("_Node", bound=ast.AST)
+
+
+def _located(new: _Node, old: ast.AST) -> _Node:
     return ast.fix_missing_locations(ast.copy_location(new, old))
 
 

@@ -13,9 +13,12 @@ dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
 from __future__ import annotations
 
 import datetime
+import inspect
 import json
 import socket
 import traceback
+import types
+from collections.abc import Coroutine
 from types import CodeType, TracebackType
 from typing import Any
 
@@ -29,7 +32,7 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.bridges.proxies import Context, RpcClient, Tools, hook_arguments
+from sandbox.bridges.proxies import Context, RpcClient, Tools, hook_arguments, state_delta
 from sandbox.bridges.requests_proxy import make_ces_requests
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
@@ -93,12 +96,12 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
     return done
 
 
-def rehearse() -> None:
-    """Run the warm-up tool once, so that the pages a call touches are copied before the call."""
-    context = Context({"state": {"key": [1]}})
-    result = _call_entry(REHEARSAL, context, _no_rpc, OutputCapture(0))
-    _result_text(result, 1024)
-    context.state.delta()
+def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
+    """Run a warm-up tool once, so that the pages a call touches are copied before the call."""
+    context = Context(job.get("context") or {"state": {"key": [1]}})
+    result = _call_entry(job, context, _no_rpc, OutputCapture(0))
+    _result_text(result, 1024 * MiB)
+    state_delta(context.state)
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
@@ -126,8 +129,62 @@ def _call_entry(job: dict[str, Any], context: Context, rpc: Rpc, output: OutputC
         raise InvalidSource(f"the tool defines no function named {entry!r}")
     hook = job.get("hook")
     if hook is not None:
-        return function(*hook_arguments(hook, context))
-    return function(**(job.get("args") or {}))
+        result = function(*hook_arguments(hook, context))
+    else:
+        positional, keywords = bind_arguments(function, job.get("args") or {})
+        result = function(*positional, **keywords)
+    if inspect.iscoroutine(result):
+        result = run_coroutine(result)
+    return result
+
+
+_STARRED = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+
+def bind_arguments(function: Any, args: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """Positional and keyword arguments for ``function`` from the call's JSON object.
+
+    As the OpenAI Agents SDK does: ``*name`` takes the list under ``name`` (and the parameters
+    before it are passed by position), ``**name`` the object under ``name``.
+    """
+    code = getattr(function, "__code__", None)
+    plain = type(function) is types.FunctionType and "__wrapped__" not in vars(function)
+    if plain and code is not None and not code.co_flags & _STARRED:
+        return [], args
+    parameters = inspect.signature(function).parameters.values()
+    positional: list[Any] = []
+    keywords: dict[str, Any] = {}
+    before_star = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    for parameter in parameters:
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            positional.extend(args.get(parameter.name) or [])
+            before_star = False
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            keywords.update(args.get(parameter.name) or {})
+        elif before_star and parameter.kind is not parameter.KEYWORD_ONLY:
+            if parameter.name not in args and parameter.default is parameter.empty:
+                raise TypeError(f"missing required argument {parameter.name!r}")
+            positional.append(args.get(parameter.name, parameter.default))
+        elif parameter.name in args:
+            keywords[parameter.name] = args[parameter.name]
+    return positional, keywords
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """Run an ``async def`` tool to its end.
+
+    Tool code reaches no event loop (``asyncio`` is not importable, and the worker's seccomp
+    filter refuses the socket pair an asyncio loop needs), so what a tool awaits is another
+    coroutine and never suspends; one that does is refused rather than left waiting.
+    """
+    try:
+        coroutine.send(None)
+    except StopIteration as finished:
+        return finished.value
+    coroutine.close()
+    raise ToolFailed(
+        "the tool awaited something that waits for an event loop; only async def functions can be awaited"
+    )
 
 
 def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
@@ -136,9 +193,9 @@ def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
     Without this a tool could hand the host (which parses, stores and ships it to every later
     call of the session) tens of megabytes of state per call.
     """
-    delta = context.state.delta()
+    delta = state_delta(context.state)
     if delta["set"] or delta["deleted"]:
-        size = len(json.dumps(context.state.current(), ensure_ascii=False).encode())
+        size = len(json.dumps(context.state, ensure_ascii=False).encode())
         if size > limit:
             raise OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
     return delta

@@ -1,6 +1,6 @@
 """The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD``).
 
-It imports everything tool code may use once, rehearses a call, builds the seccomp program,
+It imports everything tool code may use once (``sandbox/process/warmup.py``), rehearses a call, builds the seccomp program,
 enters an empty network namespace, and then serves its control socket (``SOCK_SEQPACKET``,
 one JSON message a packet):
 
@@ -28,6 +28,7 @@ from typing import Any
 from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.isolation import build_seccomp_filter, enter_network_namespace
+from sandbox.process.warmup import preload
 from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import decode, encode
 
@@ -40,6 +41,7 @@ class Zygote:
     def __init__(self, control: socket.socket) -> None:
         self.control = control
         install_process_hooks()
+        preload()
         rehearse()
         tempfile.gettempdir()  # found once here rather than probed by every worker
         self.seccomp_filter = build_seccomp_filter()

@@ -7,6 +7,7 @@ host paths in its message, and the runtime must keep serving ordinary calls afte
 
 from __future__ import annotations
 
+import inspect
 import textwrap
 from typing import Any
 
@@ -15,6 +16,7 @@ from runtime.errors import PolicyViolation
 from runtime.results import ToolResult
 from sandbox.language.compiler import compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals, install_process_hooks
+from sandbox.process.worker import run_coroutine
 
 PACKAGE_DIR = __file__.rsplit("/tests/", 1)[0]
 
@@ -32,7 +34,10 @@ def run_tool(
     output = OutputCapture(output_limit)
     namespace = build_globals(injected=injected or {}, output=output)
     exec(compile_tool(source), namespace)
-    return namespace[entry](**(args or {})), output
+    result = namespace[entry](**(args or {}))
+    if inspect.iscoroutine(result):
+        result = run_coroutine(result)
+    return result, output
 
 
 def attack(rt: Runtime, source: str, args: dict | None = None, **call: object) -> ToolResult:

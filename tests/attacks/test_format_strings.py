@@ -31,7 +31,7 @@ def test_a_class_field_named_format_is_refused(rt: Runtime, decorator: str) -> N
 
 def test_a_hostile_repr_in_an_fstring_is_refused(rt: Runtime) -> None:
     source = (
-        "class H:\n    def __repr__(self):\n        return repr(getattr(self, '__cla' + 'ss__'))\n"
+        "class H:\n    def __repr__(self):\n        return repr(getattr(self, '__glo' + 'bals__'))\n"
         "def t():\n    return f'{H()!r}'\n"
     )
     assert_refused_when_added_or_called(rt, source)

@@ -36,7 +36,16 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         PolicyViolation,
     ),
     ("gi-code", "def tool():\n    g = (x for x in [1])\n    return g.gi_code\n", PolicyViolation),
-    ("coroutine-frame", "async def tool():\n    pass\n", PolicyViolation),
+    (
+        "coroutine-frame",
+        "async def other():\n    pass\nasync def tool():\n    return other().cr_frame\n",
+        PolicyViolation,
+    ),
+    (
+        "coroutine-frame-by-getattr",
+        "async def other():\n    pass\nasync def tool():\n    return getattr(other(), 'cr_' + 'frame')\n",
+        PolicyViolation,
+    ),
     (
         "traceback-frame",
         "def tool():\n    try:\n        1 / 0\n    except Exception as e:\n        return e.__traceback__.tb_frame\n",
@@ -50,13 +59,21 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
     ("exc-info", "import sys\ndef tool():\n    return sys.exc_info()\n", PolicyViolation),
     # CVE-2023-41039 and friends: format strings walk attributes inside CPython
     ("format-dunder", "def tool():\n    return '{0.__class__.__mro__}'.format(1)\n", PolicyViolation),
-    ("format-map-dunder", "def tool():\n    return '{x.__class__}'.format_map({'x': 1})\n", PolicyViolation),
-    ("format-nested-spec", "def tool():\n    return '{0:{1.__class__}}'.format(1, 2)\n", PolicyViolation),
-    ("format-unbound", "def tool():\n    return str.format('{0.__class__}', 1)\n", PolicyViolation),
+    (
+        "format-map-dunder",
+        "def tool():\n    return '{x.__class__.__base__}'.format_map({'x': 1})\n",
+        PolicyViolation,
+    ),
+    (
+        "format-nested-spec",
+        "def tool():\n    return '{0:{1.__class__.__bases__}}'.format(1, 2)\n",
+        PolicyViolation,
+    ),
+    ("format-unbound", "def tool():\n    return str.format('{0.__class__.__base__}', 1)\n", PolicyViolation),
     # CVE-2024-47532: getattr on the str class gives the unbound format
     (
         "cve-2024-47532-getattr-str-format",
-        "def tool():\n    return getattr(str, 'format')('{0.__class__}', 1)\n",
+        "def tool():\n    return getattr(str, 'format')('{0.__class__.__base__}', 1)\n",
         PolicyViolation,
     ),
     (
@@ -141,8 +158,16 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
     ("re-compiler", "import re\ndef tool():\n    return getattr(re, '_compiler')\n", PolicyViolation),
     # the obvious builtins
     ("dunder-import", "def tool():\n    return __import__('os')\n", PolicyViolation),
-    ("dynamic-dunder", "def tool():\n    return getattr(1, '__cl' + 'ass__')\n", PolicyViolation),
-    ("vars", "def tool():\n    return vars()\n", NameError),
+    ("dynamic-dunder", "def tool():\n    return getattr(int, '__bas' + 'es__')\n", PolicyViolation),
+    ("vars", "def tool():\n    return vars()\n", PolicyViolation),
+    (
+        "vars-of-host-object",
+        "import json\ndef tool():\n    return vars(json.JSONDecoder())\n",
+        PolicyViolation,
+    ),
+    ("io-open", "import io\ndef tool():\n    return io.open\n", AttributeError),
+    ("io-fileio", "from io import FileIO\ndef tool():\n    return FileIO\n", ImportError),
+    ("strptime-module", "import _strptime\ndef tool():\n    return 1\n", PolicyViolation),
     ("globals", "def tool():\n    return globals()\n", NameError),
     ("locals", "def tool():\n    return locals()\n", NameError),
     ("eval", "def tool():\n    return eval('1')\n", PolicyViolation),
@@ -240,7 +265,7 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "ctypes",
         "socket",
         "posix",
-        "io",
+        "_io",
         "pickle",
     )
 ]
@@ -274,14 +299,14 @@ def test_attack_is_refused(source: str, refusal: type[BaseException]) -> None:
 
 def test_compile_time_refusals_name_the_line() -> None:
     with pytest.raises(PolicyViolation) as caught:
-        compile_tool("x = 1\n\ndef tool():\n    return x.__class__\n")
+        compile_tool("x = 1\n\ndef tool():\n    return x.__globals__\n")
     assert caught.value.line == 4
     assert "line 4" in caught.value.message
 
 
 def test_run_time_refusals_name_the_tool_line() -> None:
     with pytest.raises(PolicyViolation) as caught:
-        run_tool("def tool():\n    name = '__class__'\n    return getattr(1, name)\n")
+        run_tool("def tool():\n    name = '__globals__'\n    return getattr(tool, name)\n")
     assert caught.value.line == 3
     assert "/" not in caught.value.message
 

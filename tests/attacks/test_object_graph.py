@@ -24,14 +24,14 @@ OBJECT_GRAPH_ATTACKS = {
         "def t():\n    c = C()\n    with c:\n        1 / 0\n    return repr(c.f)\n"
     ),
     # library functions that call back a function of the tool's choosing (getattr itself, or a lambda)
-    "json-object-hook": "import json\ndef t():\n    return repr(json.JSONDecoder(object_hook=lambda d: getattr(d, '__class__')).decode('{}'))\n",
+    "json-object-hook": "import json\ndef t():\n    return repr(json.JSONDecoder(object_hook=lambda d: getattr(d, '__reduce_ex__')).decode('{}'))\n",
     "functools-reduce-getattr": "import functools\ndef t():\n    return repr(functools.reduce(getattr, ['__class__', '__base__'], 1))\n",
-    "partial-getattr": "import functools\ndef t():\n    return repr(functools.partial(getattr, 1)('__class__'))\n",
-    "re-callback": "import re\ndef t():\n    return re.sub('a', lambda m: repr(getattr(m, '__class__')), 'a')\n",
+    "partial-getattr": "import functools\ndef t():\n    return repr(functools.partial(getattr, 1)('__reduce_ex__'))\n",
+    "re-callback": "import re\ndef t():\n    return re.sub('a', lambda m: repr(getattr(m, '__reduce_ex__')), 'a')\n",
     # class factories that read attributes by a name the tool chooses
     "default-factory": (
         "import dataclasses\n@dataclasses.dataclass\nclass D:\n"
-        "    x: list = dataclasses.field(default_factory=lambda: [getattr(D, '__init__')])\n"
+        "    x: list = dataclasses.field(default_factory=lambda: [getattr(D.__init__, '__globals__')])\n"
         "def t():\n    return repr(D())\n"
     ),
     "namedtuple-template-injection": (

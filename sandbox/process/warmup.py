@@ -1,0 +1,302 @@
+"""What the zygote loads before it forks, so that a worker never reads code from disk.
+
+A worker may be unable to read the standard library at all (it runs as ``nobody``, in a jail
+holding only what the zygote mapped), and every module it imported itself would be a file read
+per call. So the zygote imports every allowed module, builds its view, imports what the standard
+library and pydantic import lazily inside functions (``_strptime`` under ``datetime.strptime``,
+``heapq`` under ``Counter.most_common``, codecs, pydantic's schema builders), and runs one tool
+that uses each of them. ``tests/test_warmup.py`` checks that a worker then imports nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from sandbox.language.modules import ALLOWED_MODULES, module_view
+from sandbox.process.worker import rehearse
+
+LAZY_IMPORTS = (
+    # C code imports it through the caller's __import__ (datetime.strptime, time.strptime)
+    "_strptime",
+    # str.encode / bytes.decode find codecs by importing them
+    "encodings.ascii",
+    "encodings.cp1252",
+    "encodings.cp437",
+    "encodings.hex_codec",
+    "encodings.base64_codec",
+    "encodings.idna",
+    "encodings.latin_1",
+    "encodings.punycode",
+    "encodings.raw_unicode_escape",
+    "encodings.unicode_escape",
+    "encodings.utf_16",
+    "encodings.utf_16_be",
+    "encodings.utf_16_le",
+    "encodings.utf_32",
+    "encodings.utf_8_sig",
+)
+
+EVERY_MODULE_SOURCE = """
+import abc, base64, bisect, calendar, collections, contextlib, copy, csv, dataclasses, datetime
+import decimal, difflib, enum, fractions, functools, hashlib, heapq, hmac, html, io, itertools, json
+import math, operator, random, re, secrets, statistics, string, textwrap, time, typing, unicodedata
+import urllib.parse, uuid, zoneinfo
+from typing import Any, Literal, NamedTuple, Optional, TypedDict
+from pydantic import (AnyUrl, BaseModel, ConfigDict, Field, HttpUrl, PrivateAttr, RootModel, SecretStr,
+    TypeAdapter, ValidationError, computed_field, field_serializer, field_validator, model_validator,
+    root_validator, validate_call, validator)
+
+
+class Kind(enum.Enum):
+    A = "a"
+
+
+class Flags(enum.IntFlag):
+    X = 1
+    Y = 2
+
+
+class Point(NamedTuple):
+    x: int
+    y: int = 0
+
+
+class Movie(TypedDict):
+    title: str
+
+
+@dataclasses.dataclass(order=True)
+class Row:
+    name: str
+    tags: list[str] = dataclasses.field(default_factory=list)
+
+
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def run(self) -> int: ...
+
+
+class Impl(Base):
+    def run(self) -> int:
+        return 1
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(str_strip_whitespace=True)
+    name: str = Field(min_length=1)
+    when: datetime.datetime
+    day: datetime.date
+    price: decimal.Decimal
+    kind: Kind = Kind.A
+    tags: list[str] = []
+    extra: dict[str, Any] = {}
+    url: Optional[HttpUrl] = None
+    secret: Optional[SecretStr] = None
+    mode: Literal["x", "y"] = "x"
+    point: Optional[tuple[int, int]] = None
+    _cache: dict = PrivateAttr(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def check_name(cls, value: str) -> str:
+        return value
+
+    @model_validator(mode="after")
+    def check_all(self) -> "Model":
+        return self
+
+    @field_serializer("price")
+    def show_price(self, value: decimal.Decimal) -> str:
+        return str(value)
+
+    @computed_field
+    @property
+    def label(self) -> str:
+        return self.name.upper()
+
+
+class Old(BaseModel):
+    a: int = 0
+
+    @validator("a")
+    def check_a(cls, value):
+        return value
+
+    @root_validator(skip_on_failure=True)
+    def check_root(cls, values):
+        return values
+
+
+class Many(RootModel[list[int]]):
+    pass
+
+
+@validate_call
+def add(a: int, b: int = 1) -> int:
+    return a + b
+
+
+@functools.lru_cache(maxsize=None)
+def cached(n: int) -> int:
+    return n
+
+
+def wrapper_of(function):
+    @functools.wraps(function)
+    def inner(*args, **kwargs):
+        return function(*args, **kwargs)
+    return inner
+
+
+@contextlib.contextmanager
+def managed():
+    yield 1
+
+
+async def coroutine() -> int:
+    return 1
+
+
+def every_module() -> str:
+    out: dict[str, Any] = {}
+    model = Model(name=" n ", when="2024-01-02T03:04:05+01:00", day="2024-01-02", price="1.50",
+                  url="https://example.com/a?b=1", secret="s", point=[1, 2])
+    out["model"] = model.model_dump(mode="json")
+    out["json"] = model.model_dump_json()
+    out["schema"] = Model.model_json_schema()
+    out["copy"] = model.model_copy(update={"name": "m"}).name
+    try:
+        Model(name="", when="x", day="y", price="z")
+    except ValidationError as error:
+        out["errors"] = [str(error), error.errors(), error.json()]
+    out["old"] = Old(a=1).model_dump()
+    out["root"] = Many([1, 2]).model_dump()
+    out["adapter"] = TypeAdapter(list[Point]).validate_python([{"x": 1}, (2, 3)])
+    out["adapter_json"] = TypeAdapter(dict[str, datetime.date]).dump_json({"a": datetime.date(2024, 1, 1)})
+    out["add"] = add("2")
+    out["url"] = str(AnyUrl("http://example.com"))
+    out["point"] = Point(1)._replace(y=2)._asdict()
+    out["row"] = dataclasses.asdict(Row("a")) == dataclasses.asdict(copy.deepcopy(Row("a")))
+    out["rows"] = sorted([Row("b"), Row("a")])[0].name
+    out["impl"] = Impl().run()
+    out["flags"] = str(Flags.X | Flags.Y)
+    out["kind"] = [Kind("a").name, repr(Kind.A)]
+    out["movie"] = Movie(title="t")
+    out["dates"] = [
+        datetime.datetime.strptime("2024-02-03 04:05", "%Y-%m-%d %H:%M").isoformat(),
+        time.strftime("%Y", time.strptime("2024", "%Y")),
+        datetime.datetime(2024, 1, 1, tzinfo=zoneinfo.ZoneInfo("America/New_York")).isoformat(),
+        datetime.datetime.fromisoformat("2024-01-01T00:00:00+00:00").astimezone(zoneinfo.ZoneInfo("UTC")).isoformat(),
+        datetime.date(2024, 1, 1).strftime("%A %d %B %Y %j %U %w %p %Z"),
+        calendar.monthrange(2024, 2), calendar.month_name[1], calendar.day_abbr[0], calendar.isleap(2024),
+        calendar.TextCalendar().formatmonth(2024, 1), calendar.monthcalendar(2024, 1)[0],
+    ]
+    out["numbers"] = [
+        str(decimal.Decimal("1.005").quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_HALF_UP)),
+        f"{decimal.Decimal('1234.5'):,.2f}", f"{1234.5:,.2f}", f"{0.25:.1%}", f"{12:08b}", f"{3.14159:e}",
+        str(fractions.Fraction(3, 4) + 1), statistics.mean([1, 2, 3]), statistics.median([1, 2, 3]),
+        statistics.stdev([1, 2, 3]), statistics.mode([1, 1, 2]), statistics.quantiles([1, 2, 3, 4]),
+        math.isclose(1.0, 1.0), round(2.675, 2), random.Random(1).random(), random.Random(1).choice("ab"),
+        random.Random(1).sample(range(10), 3), random.Random("seed").randint(1, 6), secrets.token_hex(4),
+        secrets.token_urlsafe(4), secrets.randbelow(3), uuid.uuid4().hex, str(uuid.UUID(int=1)),
+        uuid.uuid5(uuid.NAMESPACE_DNS, "x").hex, uuid.uuid3(uuid.NAMESPACE_URL, "x").hex,
+    ]
+    out["text"] = [
+        re.sub(r"(?P<w>\\w+)@(\\w+)", r"\\g<w> at \\2", "a@b"), re.compile(r"\\s+", re.I | re.M).split("a b"),
+        re.fullmatch(r"[\\w.]+", "a.b") is not None,
+        textwrap.fill("word " * 30, width=20), textwrap.shorten("a b c d e f", 5), textwrap.dedent("  a"),
+        string.Template("$a").substitute(a=1), string.capwords("a b"), html.escape("<a>"),
+        html.unescape("&lt;&eacute;&#x27;"), unicodedata.normalize("NFKD", "é"), unicodedata.name("é"),
+        unicodedata.category("a"), "ß".casefold(), "x".encode("idna"), "é".encode("utf-16"),
+        "é".encode("latin-1").decode("cp1252"), "x".encode("utf-8-sig"), "\\\\u00e9".encode().decode("unicode_escape"),
+        base64.b64encode(b"x"), base64.urlsafe_b64decode(b"eA=="), base64.b32encode(b"x"), base64.b16encode(b"x"),
+        hashlib.sha256(b"x").hexdigest(), hashlib.md5(b"x").hexdigest(), hashlib.sha1(b"x").hexdigest(),
+        hashlib.blake2b(b"x").hexdigest(), hashlib.sha512(b"x").hexdigest(), hashlib.pbkdf2_hmac("sha256", b"x", b"y", 2).hex(),
+        hmac.new(b"k", b"m", "sha256").hexdigest(), hmac.compare_digest("a", "a"),
+        urllib.parse.urlencode({"a": "b c"}), urllib.parse.urlparse("https://u@h:1/p?q=1#f")._replace(path="/x").geturl(),
+        urllib.parse.parse_qs("a=1&a=2"), urllib.parse.quote_plus("a b&"), urllib.parse.unquote("%C3%A9"),
+        urllib.parse.urljoin("https://a/b/", "c"), urllib.parse.urlsplit("https://a/b").netloc,
+        difflib.SequenceMatcher(None, "abc", "abd").ratio(), difflib.get_close_matches("appel", ["apple"]),
+        list(difflib.unified_diff(["a"], ["b"])), list(difflib.ndiff(["a"], ["b"])),
+        difflib.HtmlDiff().make_table(["a"], ["b"])[:10],
+        json.dumps({"b": [1.5, None]}, indent=2, sort_keys=True, ensure_ascii=False, default=str),
+        json.loads('{"a": [1, 2.5, "\\\\u00e9", null, true]}', parse_float=decimal.Decimal),
+    ]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=["a", "b"])
+    writer.writeheader()
+    writer.writerow({"a": 1, "b": "x,y"})
+    csv.writer(buffer, quoting=csv.QUOTE_ALL).writerow([1])
+    out["csv"] = [list(csv.DictReader(io.StringIO(buffer.getvalue()))), list(csv.reader(["a;b"], delimiter=";")),
+                  csv.Sniffer().sniff("a,b\\n1,2\\n").delimiter, io.BytesIO(b"x").read()]
+    counter = collections.Counter("abracadabra")
+    heap = [5, 1, 3]
+    heapq.heapify(heap)
+    out["collections"] = [
+        counter.most_common(2), counter.most_common(), collections.OrderedDict(a=1).popitem(),
+        collections.deque([1, 2], maxlen=2).appendleft(0), dict(collections.defaultdict(list, a=[1])),
+        collections.ChainMap({"a": 1}, {"b": 2})["b"], heapq.heappop(heap), heapq.nlargest(2, [1, 3, 2]),
+        heapq.nsmallest(1, [2, 1], key=abs), list(heapq.merge([1, 3], [2])), bisect.bisect_left([1, 3], 2),
+        bisect.insort([1, 3], 2), list(itertools.groupby("aab")) and 1, list(itertools.combinations("abc", 2)),
+        list(itertools.permutations("ab")), list(itertools.product("ab", repeat=2)), list(itertools.accumulate([1, 2])),
+        list(itertools.islice(itertools.count(), 3)), list(itertools.zip_longest("a", "bc")),
+        list(itertools.pairwise("abc")), list(itertools.starmap(pow, [(2, 3)])), list(itertools.batched("abc", 2))
+        if hasattr(itertools, "batched") else None,
+        functools.reduce(operator.mul, [1, 2, 3]), functools.partial(int, base=2)("10"), cached(3),
+        wrapper_of(add)(1), sorted([("b", 2), ("a", 1)], key=operator.itemgetter(1)), operator.attrgetter("x")(Point(1)),
+        functools.cmp_to_key(lambda a, b: a - b) is not None, functools.total_ordering(Row) is Row,
+    ]
+    with managed() as value, contextlib.suppress(KeyError):
+        out["context"] = value
+        with contextlib.ExitStack() as stack:
+            stack.callback(lambda: None)
+        with contextlib.nullcontext(1):
+            pass
+    out["typing"] = [typing.get_type_hints(Row), typing.get_origin(list[int]) is list, typing.get_args(dict[str, int])]
+    out["copy"] = copy.copy([1]), copy.deepcopy({"a": [1]})
+    out["match"] = match_point(Point(0, 1))
+    out["async"] = run(coroutine())
+    out["format"] = ["{:>5}|{:<3}|{:^5}|{:+.2f}|{!r}".format("a", "b", "c", 1.5, "d"), "%s=%d %.2f" % ("a", 1, 2.0)]
+    out["exc"] = raise_and_describe()
+    out["bytes"] = [bytearray(b"ab").hex(), memoryview(b"ab").tobytes(), bytes.fromhex("6162"), int.from_bytes(b"\\x01", "big")]
+    print(out)
+    return repr(out)
+
+
+def run(coroutine):
+    try:
+        coroutine.send(None)
+    except StopIteration as stop:
+        return stop.value
+
+
+def match_point(point):
+    match point:
+        case Point(x=0, y=y):
+            return y
+        case {"x": x}:
+            return x
+        case [a, b, *rest]:
+            return a
+        case _:
+            return None
+
+
+def raise_and_describe():
+    try:
+        {}["missing"]
+    except KeyError as error:
+        return f"{type(error).__name__}: {error!r} {error.args}"
+"""
+
+
+EVERY_MODULE_JOB = {"source": EVERY_MODULE_SOURCE, "entry": "every_module", "args": {}}
+
+
+def preload() -> None:
+    """Import and build everything tool code may use, and run the tool that uses it once."""
+    for name in sorted(ALLOWED_MODULES):
+        module_view(name)
+    for name in LAZY_IMPORTS:
+        importlib.import_module(name)
+    rehearse(EVERY_MODULE_JOB)

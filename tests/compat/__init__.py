@@ -1,0 +1,1 @@
+"""The compatibility corpus: ordinary tools compared with plain CPython."""

@@ -1,0 +1,36 @@
+"""Ordinary tools run under toolpen with plain CPython's output, state and prints.
+
+Every tool of ``corpus/`` runs through ``Runtime.call`` (a real worker behind both walls) and
+through plain CPython (``reference.run_in_cpython``); the two must agree exactly. A tool the
+sandbox has to refuse for security does not belong here but in ``tests/attacks`` with its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from runtime import Runtime
+from tests.compat.reference import CALL_ID, CorpusTool, Observed, corpus, run_in_cpython
+
+TOOLS = corpus()
+
+
+@pytest.fixture(scope="module")
+def compat_runtime() -> Iterator[Runtime]:
+    with Runtime(store="memory://", pool_size=2) as runtime:
+        yield runtime
+
+
+def test_the_corpus_has_at_least_a_hundred_tools() -> None:
+    assert len(TOOLS) >= 100
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=[tool.name for tool in TOOLS])
+def test_tool_runs_as_in_cpython(compat_runtime: Runtime, tool: CorpusTool) -> None:
+    expected = run_in_cpython(tool)
+    compat_runtime.add_tool(tool.source, tool.name, replace=True)
+    result = compat_runtime.call(tool.name, tool.args, context=tool.runtime_context, call_id=CALL_ID)
+    assert result.success, result.error
+    assert Observed(result.output, result.state, result.logs) == expected
