@@ -1,7 +1,7 @@
 """Ordinary tools run under toolpen with plain CPython's output, state and prints.
 
-Every tool of ``corpus/`` runs through ``Runtime.call`` (a real worker behind both walls) and
-through plain CPython (``reference.run_in_cpython``); the two must agree exactly. A tool the
+Every tool of ``corpus/`` runs through ``Runtime.call`` (a real worker, behind both walls and
+behind the process wall alone) and through plain CPython (``reference.run_in_cpython``); the two must agree exactly. A tool the
 sandbox has to refuse for security does not belong here but in ``tests/attacks`` with its reason.
 """
 
@@ -17,9 +17,10 @@ from tests.compat.reference import CALL_ID, CorpusTool, Observed, corpus, run_in
 TOOLS = corpus()
 
 
-@pytest.fixture(scope="module")
-def compat_runtime() -> Iterator[Runtime]:
-    with Runtime(store="memory://", pool_size=2) as runtime:
+@pytest.fixture(scope="module", params=["all", "process"])
+def compat_runtime(request: pytest.FixtureRequest) -> Iterator[Runtime]:
+    """A runtime behind both walls, then one with the process wall alone (plain CPython in the worker)."""
+    with Runtime(store="memory://", pool_size=2, walls=request.param) as runtime:
         yield runtime
 
 
