@@ -132,3 +132,38 @@ def test_process_hook_is_idempotent_and_spares_host_code() -> None:
 
 class _HostClass:
     x: int
+
+
+def test_constant_names_given_to_getattr_are_checked_statically() -> None:
+    source = (
+        "def tool(x):\n    a = getattr(x, '__globals__')\n    b = getattr(x, '__class__')\n"
+        "    setattr(x, '__doc__', 1)\n    delattr(x, 'gi_frame')\n    return hasattr(x, '__iter__')\n"
+    )
+    assert [(d.line, d.col) for d in policy_diagnostics(source)] == [(2, 9), (5, 5)]
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("from json import nope", "cannot import name 'nope' from 'json': json has no such name"),
+        (
+            "from io import FileIO",
+            "cannot import name 'FileIO' from 'io': toolpen's io offers BytesIO, StringIO only",
+        ),
+        (
+            "from typing import ForwardRef",
+            "cannot import name 'ForwardRef' from 'typing': toolpen's typing leaves it out",
+        ),
+    ],
+)
+def test_a_missing_module_member_is_named_with_the_module_the_tool_wrote(source: str, message: str) -> None:
+    with pytest.raises(ImportError) as caught:
+        run_tool(f"{source}\ndef tool():\n    return 1\n")
+    assert str(caught.value).startswith(message)
+
+
+def test_context_state_errors_name_a_dict() -> None:
+    from sandbox.bridges.proxies import Context
+
+    with pytest.raises(AttributeError, match="'dict' object has no attribute 'nope'"):
+        run_tool("def tool():\n    return context.state.nope\n", injected={"context": Context({})})

@@ -570,3 +570,23 @@ def test_published_samples(name: str) -> None:
 
 def test_every_published_sample_is_present() -> None:
     assert {path.stem for path in SAMPLES.glob("*.py")} >= set(SAMPLE_SPECS)
+
+
+def test_star_parameters_and_async_tools_as_the_agents_sdk_describes_them() -> None:
+    source = (
+        "async def tag(item: str, *labels: str, loud: bool = False, **extra: int) -> str:\n"
+        '    """Tag an item.\n\n    Args:\n        item: The item.\n        labels: Labels to add.\n'
+        '        loud: Shout.\n        extra: Counters.\n    """\n    return item\n'
+    )
+    spec = derive_spec(source)
+    assert spec.errors == []
+    assert spec.parameters == {
+        "type": "object",
+        "properties": {
+            "item": {"type": "string", "description": "The item."},
+            "labels": {"type": "array", "items": {"type": "string"}, "description": "Labels to add."},
+            "loud": {"type": "boolean", "description": "Shout.", "default": False},
+            "extra": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Counters."},
+        },
+        "required": ["item"],
+    }

@@ -81,6 +81,10 @@ class State(dict[str, Any]):
         return self
 
 
+# what tool code sees in its own messages ("'dict' object has no attribute 'x'"), as with a plain dict
+State.__name__ = State.__qualname__ = "dict"
+
+
 def state_delta(state: State) -> dict[str, Any]:
     """``{"set": {...}, "deleted": [...]}`` against the snapshot; raises ``InvalidState`` naming a bad key."""
     original = state._original

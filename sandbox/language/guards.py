@@ -249,7 +249,7 @@ def refuse(message: str) -> NoReturn:
 def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
     """``getattr`` for tool code: public names, else the rule of ``_special_attribute``; safe ``str.format``; never a module."""
     if type(name) is not str:
-        refuse("attribute names must be strings")
+        refuse("attribute names must be exact strings")
     if name in FORMAT_METHODS and (isinstance(obj, str) or obj is str):
         return _safe_format_method(obj, name)
     if not is_allowed_attribute(name):
@@ -421,9 +421,14 @@ def guarded_write(obj: Any, name: str | None = None) -> Any:
     if kind in _PLAIN_CONTAINERS and name is None:
         return obj
     if isinstance(obj, _SHARED_KINDS) and getattr(obj, "__module__", None) != TOOL_MODULE_NAME:
-        refuse(f"cannot modify {getattr(obj, '__name__', kind.__name__)!r}: it is not defined by the tool")
+        refuse(
+            f"cannot modify {getattr(obj, '__name__', kind.__name__)!r}: it is shared with the library, not defined by"
+            " the tool; subclass it or keep your own value instead"
+        )
     if kind is types.ModuleType or getattr(kind, "read_only_view", False):
-        refuse("cannot modify a module")
+        refuse(
+            "cannot modify a module: modules are shared read-only views; keep your own values in variables"
+        )
     if kind is dataclasses.Field:
         # asdict/astuple/replace read ``getattr(obj, field.name)`` unguarded: the name stays the class's
         refuse("cannot modify a dataclass field definition")
@@ -474,7 +479,9 @@ def guarded_apply(function: Callable[..., Any], *args: Any, **kwargs: Any) -> An
     """``f(*args, **kwargs)`` from tool code: keyword names may not start with ``_``."""
     for key in kwargs:
         if key.startswith("_"):
-            refuse(f"keyword argument {key!r} is not allowed")
+            refuse(
+                f"keyword argument {key!r} is not allowed: names starting with _ reach internal parameters; use public ones"
+            )
     return function(*args, **kwargs)
 
 
@@ -492,7 +499,9 @@ def guarded_type(*args: Any) -> type:
         refuse("type() with three arguments (class creation) is not allowed; use a class statement")
     kind = type(args[0])
     if issubclass(kind, type):
-        refuse("type() of a class is not available")
+        refuse(
+            "type() of a class is not available: metaclasses build classes; compare classes with `is` or issubclass()"
+        )
     if kind.__module__ == "pydantic_core._pydantic_core" and kind.__name__ in _RAW_SCHEMA_CLASSES:
         # they build validators from a raw core schema, past the alias check of sandbox/language/pydantic_wall.py
         refuse(f"type() of a pydantic {kind.__name__} is not available")

@@ -266,5 +266,22 @@ def import_view(
     if type(name) is not str or not is_allowed_module(name):
         guards.refuse(import_refusal(str(name)))
     if fromlist:
-        return module_view(name)
+        view = module_view(name)
+        for member in fromlist:
+            if not hasattr(view, member):  # the interpreter would name the view '<unknown module name>'
+                raise ImportError(
+                    f"cannot import name {member!r} from {name!r}: {missing_member(name, member)}"
+                )
+        return view
     return module_view(name.partition(".")[0])
+
+
+def missing_member(module: str, member: str) -> str:
+    """Why ``module.member`` is not there: toolpen left it out, or the module has no such name."""
+    real = importlib.import_module(module) if module in ALLOWED_MODULES else None
+    if real is None or not hasattr(real, member) or member.startswith("_"):
+        return f"{module} has no such name"
+    offered = dir(module_view(module))
+    if len(offered) <= 12:
+        return f"toolpen's {module} offers {', '.join(offered)} only"
+    return f"toolpen's {module} leaves it out (it changes process-wide state, evaluates strings or leads to other modules)"

@@ -32,6 +32,7 @@ from sandbox.language.modules import import_refusal, is_allowed_module
 
 Located = tuple[int, int, str]
 
+_NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr"})
 READABLE_NAMES = frozenset({"__name__", "__doc__"})
 """Special global names tool code may read (``if __name__ == "__main__":`` is False, as on import)."""
 CLASS_BODY_NAMES = frozenset({"__slots__"})
@@ -197,12 +198,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         return _located(ast.Expr(call), node)
 
     def _check_attribute(self, node: ast.Attribute, *, store: bool = False) -> None:
-        name = node.attr
-        if is_dunder(name):
-            if name not in (WRITABLE_DUNDERS if store else READABLE_DUNDERS):
-                self.error(node, _special_attribute_message(name))
-        elif name in BLOCKED_ATTRIBUTES and name not in FORMAT_METHODS:
-            self.error(node, f'"{name}" is a restricted attribute: it leads to frames or code.')
+        self._check_named_access(node, node.attr, store=store)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         """Reads become ``_getattr_(obj, name)``, writes ``_write_(obj).name`` (``_write_(obj, name)`` for ``_names``)."""
@@ -289,10 +285,28 @@ class ToolPolicy(RestrictingNodeTransformer):
                 self.error(node, f'patterns read attributes without the guards: "{node.attr}" is not allowed')
             self._check_pattern_reference(node.value)
 
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        """As RestrictedPython; ``getattr``/``setattr``/``delattr`` of a constant refused name are refused here already."""
+        if isinstance(node.func, ast.Name) and node.func.id in _NAMED_ACCESS and len(node.args) >= 2:
+            name = node.args[1]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                self._check_named_access(node, name.value, store=node.func.id != "getattr")
+        return cast(ast.AST, super().visit_Call(node))
+
+    def _check_named_access(self, node: ast.AST, name: str, *, store: bool) -> None:
+        if is_dunder(name) and name not in (WRITABLE_DUNDERS if store else READABLE_DUNDERS):
+            self.error(node, _special_attribute_message(name))
+        elif name in BLOCKED_ATTRIBUTES and name not in FORMAT_METHODS:
+            self.error(node, f'"{name}" is a restricted attribute: it leads to frames or code.')
+
     def visit_keyword(self, node: ast.keyword) -> ast.AST:
         """Keyword argument names may not start with ``_`` (``model_rebuild(_types_namespace=...)``)."""
         if node.arg is not None and node.arg.startswith("_"):
-            self.error(node, f'keyword argument "{node.arg}" is not allowed')
+            self.error(
+                node,
+                f'keyword argument "{node.arg}" is not allowed: names starting with _ reach internal parameters;'
+                " use public ones",
+            )
         return self.node_contents_visit(node)
 
     def visit_Import(self, node: ast.Import) -> ast.AST:
@@ -304,7 +318,10 @@ class ToolPolicy(RestrictingNodeTransformer):
     def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST:
         """Only vetted module views; no relative imports; ``from __future__`` is fine."""
         if node.level:
-            self.error(node, "relative imports are not allowed")
+            self.error(
+                node,
+                "relative imports are not allowed: a tool is one file; import the allowed modules by name",
+            )
         elif node.module != "__future__":
             self._check_module(node, node.module or "")
         return cast(ast.AST, super().visit_ImportFrom(node))
