@@ -586,7 +586,11 @@ def test_star_parameters_and_async_tools_as_the_agents_sdk_describes_them() -> N
             "item": {"type": "string", "description": "The item."},
             "labels": {"type": "array", "items": {"type": "string"}, "description": "Labels to add."},
             "loud": {"type": "boolean", "description": "Shout.", "default": False},
-            "extra": {"type": "object", "additionalProperties": {"type": "integer"}, "description": "Counters."},
+            "extra": {
+                "type": "object",
+                "additionalProperties": {"type": "integer"},
+                "description": "Counters.",
+            },
         },
         "required": ["item"],
     }

@@ -254,10 +254,7 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
         return _safe_format_method(obj, name)
     if not is_allowed_attribute(name):
         return _special_attribute(obj, name, default)
-    value = getattr(obj, name, *default)
-    if type(value) is types.ModuleType:
-        refuse(f"attribute {name!r} is a module; import a vetted module instead")
-    return value
+    return _not_a_module(getattr(obj, name, *default), name)
 
 
 def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
@@ -281,7 +278,7 @@ def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
             " internals (type(x), x.__class__, __name__, __doc__, __dict__ of your own objects are available)"
         )
     if name.startswith("_") and _private_allowed(obj, name):
-        return getattr(obj, name, *default)
+        return _not_a_module(getattr(obj, name, *default), name)
     if name.startswith("_"):
         refuse(
             f"access to attribute {name!r} is not allowed: private names are open on the tool's own"
@@ -390,7 +387,16 @@ def guarded_vars(*args: Any) -> dict[str, Any]:
     obj = args[0]
     if isinstance(obj, type) or not is_tool_class(type(obj)):
         refuse("vars() and __dict__ are available on the tool's own instances only")
-    return vars(obj)  # type: ignore[no-any-return]
+    attributes: dict[str, Any] = vars(obj)
+    for name, value in attributes.items():
+        _not_a_module(value, name)  # a library base class's __init__ could have stored one
+    return attributes
+
+
+def _not_a_module(value: Any, name: str) -> Any:
+    if type(value) is types.ModuleType:
+        refuse(f"attribute {name!r} is a module; import a vetted module instead")
+    return value
 
 
 guarded_getitem = operator.getitem
@@ -534,6 +540,7 @@ class GuardedType(metaclass=_GuardedTypeMeta):
 
 
 GuardedType.__name__ = GuardedType.__qualname__ = "type"
+GuardedType.__module__ = "builtins"
 
 
 def _without_metaclasses(value: Any) -> Any:

@@ -117,3 +117,21 @@ def test_a_host_class_special_method_works_on_the_tool_own_instances() -> None:
         "def tool():\n    return str(Oops('bad')), Oops('x')._code\n"
     )
     assert run_tool(source)[0] == ("bad", 7)
+
+
+def test_no_library_class_a_tool_can_name_matches_private_attributes_by_position() -> None:
+    # class patterns read __match_args__ unguarded; a class body may not define it, so only the
+    # library's own classes could name a private attribute there
+    from sandbox.language.guards import is_allowed_attribute
+    from sandbox.language.modules import ALLOWED_MODULES, module_view
+    from sandbox.language.namespace import SAFE_BUILTINS
+
+    members = [
+        getattr(module_view(name), member) for name in ALLOWED_MODULES for member in dir(module_view(name))
+    ]
+    classes = [value for value in [*members, *SAFE_BUILTINS.values()] if isinstance(value, type)]
+    assert classes
+    for cls in classes:
+        assert all(is_allowed_attribute(name) for name in getattr(cls, "__match_args__", ())), cls
+    with pytest.raises(PolicyViolation):
+        run_tool("class P:\n    __match_args__ = ('__globals__',)\ndef tool():\n    return P\n")
