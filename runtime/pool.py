@@ -39,6 +39,7 @@ EXIT_REPORT_WAIT = 1.0  # seconds to wait for the zygote's word on how a silent 
 FRAME_MARGIN = 1024 * 1024  # room for the JSON around a result, its state delta and logs
 TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting for a worker
 REMEMBERED_EXITS = 4096
+LOG_NOTE_ROOM = 100  # the worker's "... [output truncated at N bytes]" note after the captured output
 
 
 @dataclass(frozen=True)
@@ -315,7 +316,7 @@ class WorkerPool:
         Nothing from the worker is trusted beyond its own call: a frame that is malformed, over
         the size cap, out of turn (not an ``rpc`` or the ``done``), an ``rpc`` reusing an id,
         a ``done`` of the wrong shape or followed by more, each ends the call with a
-        ``protocol`` error and kills the worker.
+        ``protocol`` error and kills the worker; so do logs longer than the call's output limit.
         """
         deadline = time.monotonic() + limits.wall_time
         # the worker checks these sizes itself; the host does not take its word for it
@@ -330,6 +331,8 @@ class WorkerPool:
                     return WorkerReply(error=self._why_it_ended(worker, limits)), False
                 if message.get("op") == "done":
                     reply = WorkerReply.decode(message)
+                    if len(reply.logs) > limits.output + LOG_NOTE_ROOM:
+                        raise ProtocolError("logs over the call's output limit")
                     if _has_more(worker.sock):
                         raise ProtocolError("a frame after done")
                     return reply, True

@@ -97,6 +97,7 @@ ATTACKS: dict[str, tuple[bytes, str]] = {
         "sleep",
     ),
     "done with logs not a string": (frame({**DONE, "logs": ["a"]}), "sleep"),
+    "done with logs over the output limit": (frame({**DONE, "logs": "x" * (LIMITS.output + 101)}), "sleep"),
     "done with a malformed state delta": (frame({**DONE, "state_delta": {"set": [1]}}), "sleep"),
     "a frame after done": (frame(DONE) + frame(rpc(2)), "sleep"),
     "a frame over the cap": (struct.pack(">I", 0x7FFFFFFF) + b"{}", "sleep"),
