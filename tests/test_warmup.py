@@ -2,7 +2,8 @@
 
 The zygote's preparation (``install_process_hooks``, ``warmup.preload``, ``rehearse``) runs in a
 fresh interpreter; then every tool of the compatibility corpus runs there as a worker runs it,
-under an audit hook that records each module import and each open of a ``.py``/``.pyc``/``.so``.
+under an audit hook that records each module import and each file opened (code, or data such
+as a time zone).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ before = set(sys.modules)
 seen = []
 
 def audit(event, args):
-    if event == "import" or (event == "open" and str(args[0]).endswith((".py", ".pyc", ".so"))):
+    if event in ("import", "open"):
         seen.append(f"{event} {args[0]}")
 
 sys.addaudithook(audit)

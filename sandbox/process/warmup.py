@@ -4,13 +4,15 @@ A worker may be unable to read the standard library at all (it runs as ``nobody`
 holding only what the zygote mapped), and every module it imported itself would be a file read
 per call. So the zygote imports every allowed module, builds its view, imports what the standard
 library and pydantic import lazily inside functions (``_strptime`` under ``datetime.strptime``,
-``heapq`` under ``Counter.most_common``, codecs, pydantic's schema builders), and runs one tool
-that uses each of them. ``tests/test_warmup.py`` checks that a worker then imports nothing.
+``heapq`` under ``Counter.most_common``, codecs, pydantic's schema builders), loads the common
+time zones, and runs one tool that uses each of them. ``tests/test_warmup.py`` checks that a worker then imports nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import zoneinfo
 
 from sandbox.language.modules import ALLOWED_MODULES, module_view
 from sandbox.process.worker import rehearse
@@ -35,6 +37,46 @@ LAZY_IMPORTS = (
     "encodings.utf_32",
     "encodings.utf_8_sig",
 )
+
+COMMON_TIME_ZONES = (
+    "UTC",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "America/Toronto",
+    "America/Mexico_City",
+    "America/Sao_Paulo",
+    "America/Bogota",
+    "America/Argentina/Buenos_Aires",
+    "Europe/London",
+    "Europe/Dublin",
+    "Europe/Lisbon",
+    "Europe/Madrid",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "Europe/Amsterdam",
+    "Europe/Rome",
+    "Europe/Zurich",
+    "Europe/Stockholm",
+    "Europe/Warsaw",
+    "Europe/Istanbul",
+    "Europe/Moscow",
+    "Africa/Cairo",
+    "Africa/Johannesburg",
+    "Africa/Lagos",
+    "Asia/Dubai",
+    "Asia/Kolkata",
+    "Asia/Singapore",
+    "Asia/Shanghai",
+    "Asia/Hong_Kong",
+    "Asia/Tokyo",
+    "Asia/Seoul",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+)
+"""Zones loaded before the fork (a time zone is a data file; kept alive here, ``ZoneInfo`` finds them cached)."""
+_loaded_zones: list[object] = []
 
 EVERY_MODULE_SOURCE = """
 import abc, base64, bisect, calendar, collections, contextlib, copy, csv, dataclasses, datetime
@@ -299,4 +341,7 @@ def preload() -> None:
         module_view(name)
     for name in LAZY_IMPORTS:
         importlib.import_module(name)
+    for key in COMMON_TIME_ZONES:
+        with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError):  # a machine without that zone's data
+            _loaded_zones.append(zoneinfo.ZoneInfo(key))
     rehearse(EVERY_MODULE_JOB)
