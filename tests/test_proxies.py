@@ -133,3 +133,13 @@ def test_a_failing_nested_tool_can_be_caught(pool):
         rpc=host,
     )
     assert done.output == "budget_exceeded"
+
+
+def test_changes_made_past_the_dict_methods_still_land_in_the_delta():
+    state = State({"a": 1, "b": {"n": 1}, "c": True, "gone": 0})
+    dict.update(state, {"x": [1]})  # the C method, not State.update
+    dict.__setitem__(state, "c", 1)  # equal to True, but another JSON value
+    state["b"]["n"] = 1.5
+    state.pop("gone")
+    assert isinstance(state, dict) and state.copy() == dict(state)
+    assert state_delta(state) == {"set": {"x": [1], "c": 1, "b": {"n": 1.5}}, "deleted": ["gone"]}
