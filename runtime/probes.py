@@ -160,7 +160,8 @@ class Targets:
             sock.setblocking(False)
         self.signal_marker = self.root / "signalled"
         self.victim = self._start_victim()
-        self.host_cmdline = Path("/proc/self/cmdline").read_bytes().decode(errors="replace")
+        self.host_cmdline = _as_reported(Path("/proc/self/cmdline").read_bytes())
+        self.host_environ = _as_reported(Path("/proc/self/environ").read_bytes())
         self.ipc_key = int(self.token[:7], 16)
         self.shm_name = f"toolpen-probe-{self.token}"
 
@@ -271,6 +272,11 @@ class Targets:
         return victim
 
 
+def _as_reported(data: bytes) -> str:
+    """/proc text as the probes report it: NULs as spaces, bytes as latin-1."""
+    return data.replace(b"\0", b" ").decode("latin-1")
+
+
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)
@@ -359,17 +365,30 @@ def kernel_refused(reply: WorkerReply, targets: Targets) -> str | None:
 
 
 def no_secret(reply: WorkerReply, targets: Targets) -> str | None:
-    """Nothing read holds the secret or the host's command line; every attempt failed."""
+    """Every attempt failed, and nothing read holds the secret or the host's command line."""
     attempts = _attempts(reply)
     if isinstance(attempts, str):
         return attempts
-    text = str(reply.output)
     through = [label for label, outcome in attempts.items() if outcome == "ok"]
-    if targets.secret in text:
-        through.append("the secret was read")
-    if targets.host_cmdline in text:
-        through.append("the host's command line was read")
-    return _outside(targets, through)
+    return _outside(targets, through + _host_data(attempts, targets))
+
+
+def nothing_of_the_host(reply: WorkerReply, targets: Targets) -> str | None:
+    """Nothing read holds the secret or the host's command line (the jail's own processes may be read)."""
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    return _outside(targets, _host_data(attempts, targets))
+
+
+def _host_data(attempts: dict[str, str], targets: Targets) -> list[str]:
+    found = []
+    if any(targets.secret in value or targets.token in value for value in attempts.values()):
+        found.append("the secret was read")
+    for what, text in (("command line", targets.host_cmdline), ("environment", targets.host_environ)):
+        if text.strip() and any(text.strip() in value for value in attempts.values()):
+            found.append(f"the host's {what} was read")
+    return found
 
 
 def ipc_left(reply: WorkerReply, targets: Targets) -> str | None:
@@ -536,7 +555,7 @@ def probe(t):
         results["secret found in"] = " ".join(found) + " " + t["token"]
     return results
 """,
-        no_secret,
+        nothing_of_the_host,
     ),
     Probe(
         "read the memory of other workers and the zygote",
