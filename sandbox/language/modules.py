@@ -125,26 +125,39 @@ _EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {
     "io": ("StringIO", "BytesIO"),
 }
 
-_LEFT_OUT: dict[str, frozenset[str]] = {
-    # evaluates its string outside the guards (the ForwardRef hook covers the indirect uses)
-    "typing": frozenset({"ForwardRef"}),
-    # walks attributes by name: Formatter().get_field("0.__class__")
-    "string": frozenset({"Formatter"}),
-    # write process-wide state (the locale, the working directory, sys.stdout, registries)
-    "calendar": frozenset(
-        {"setfirstweekday", "LocaleTextCalendar", "LocaleHTMLCalendar", "prcal", "prmonth"}
-    ),
-    "contextlib": frozenset({"redirect_stdout", "redirect_stderr", "chdir"}),
-    "csv": frozenset({"register_dialect", "unregister_dialect", "field_size_limit"}),
-    # recomputes __abstractmethods__ of any class, a host's too
-    "abc": frozenset({"update_abstractmethods"}),
-    "dataclasses": frozenset({"make_dataclass"}),
-    # write enum members into ``sys.modules[cls.__module__]``
-    "enum": frozenset({"global_enum", "global_str", "global_enum_repr", "global_flag_repr"}),
-    # run ifconfig-like helpers on some platforms
-    "uuid": frozenset({"getnode", "uuid1"}),
-    # changes where time zone files are read from
-    "zoneinfo": frozenset({"reset_tzpath"}),
+_STATE = "it changes process-wide state"
+_LEFT_OUT: dict[str, dict[str, str]] = {
+    # name -> why it is left out (said in the refusal)
+    "typing": {"ForwardRef": "it evaluates its string outside the guards; write the type itself"},
+    "string": {"Formatter": "it walks attributes by name; use str.format"},
+    "calendar": {
+        "setfirstweekday": f"{_STATE}; pass firstweekday= to Calendar/TextCalendar",
+        "LocaleTextCalendar": f"{_STATE} (the locale); use TextCalendar",
+        "LocaleHTMLCalendar": f"{_STATE} (the locale); use HTMLCalendar",
+        "prcal": "it writes to the process's stdout; print(calendar.calendar(year))",
+        "prmonth": "it writes to the process's stdout; print(calendar.month(year, month))",
+    },
+    "contextlib": {
+        "redirect_stdout": f"{_STATE} (sys.stdout); print writes to the call's log",
+        "redirect_stderr": f"{_STATE} (sys.stderr); print writes to the call's log",
+        "chdir": f"{_STATE} (the working directory)",
+    },
+    "csv": {
+        "register_dialect": f"{_STATE} (the dialect registry); pass delimiter=, quotechar=, ... instead",
+        "unregister_dialect": f"{_STATE} (the dialect registry)",
+        "field_size_limit": _STATE,
+    },
+    "abc": {"update_abstractmethods": "it rewrites __abstractmethods__ of any class, a library's too"},
+    "dataclasses": {"make_dataclass": "it builds classes from strings; write a class statement"},
+    "enum": {
+        name: "it writes enum members into another module; use the enum's members"
+        for name in ("global_enum", "global_str", "global_enum_repr", "global_flag_repr")
+    },
+    "uuid": {
+        "getnode": "it runs platform helpers to read the machine's address; use uuid4",
+        "uuid1": "it runs platform helpers to read the machine's address; use uuid4",
+    },
+    "zoneinfo": {"reset_tzpath": f"{_STATE} (where time zone files are read from)"},
 }
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
@@ -214,7 +227,7 @@ def module_view(name: str) -> ModuleView:
 def _public_members(name: str) -> dict[str, Any]:
     module = importlib.import_module(name)
     names = _EXPLICIT_NAMES.get(name) or getattr(module, "__all__", None) or dir(module)
-    left_out = _LEFT_OUT.get(name, frozenset())
+    left_out = _LEFT_OUT.get(name, {})
     members: dict[str, Any] = {}
     for member_name in names:
         if member_name.startswith("_") or member_name in left_out:
@@ -278,10 +291,19 @@ def import_view(
 
 def missing_member(module: str, member: str) -> str:
     """Why ``module.member`` is not there: toolpen left it out, or the module has no such name."""
-    real = importlib.import_module(module) if module in ALLOWED_MODULES else None
-    if real is None or not hasattr(real, member) or member.startswith("_"):
-        return f"{module} has no such name"
-    offered = dir(module_view(module))
-    if len(offered) <= 12:
-        return f"toolpen's {module} offers {', '.join(offered)} only"
-    return f"toolpen's {module} leaves it out (it changes process-wide state, evaluates strings or leads to other modules)"
+    return left_out_reason(module, member) or f"{module} has no such name"
+
+
+def left_out_reason(module: str, member: str) -> str | None:
+    """Why toolpen's view of an allowed ``module`` leaves out a public ``member`` it has, else None."""
+    if module not in ALLOWED_MODULES or member.startswith("_") or hasattr(module_view(module), member):
+        return None
+    if not hasattr(importlib.import_module(module), member):
+        return None
+    reason = _LEFT_OUT.get(module, {}).get(member)
+    if reason is None:
+        offered = dir(module_view(module))
+        if len(offered) <= 12:
+            return f"toolpen's {module} offers {', '.join(offered)} only"
+        reason = "it is a module, a value shared by every call, or a metaclass"
+    return f"toolpen's {module} leaves it out: {reason}"

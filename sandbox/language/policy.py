@@ -28,7 +28,7 @@ from sandbox.language.guards import (
     is_allowed_attribute,
     is_dunder,
 )
-from sandbox.language.modules import import_refusal, is_allowed_module
+from sandbox.language.modules import import_refusal, is_allowed_module, left_out_reason
 
 Located = tuple[int, int, str]
 
@@ -324,6 +324,10 @@ class ToolPolicy(RestrictingNodeTransformer):
             )
         elif node.module != "__future__":
             self._check_module(node, node.module or "")
+            for alias in node.names:
+                reason = left_out_reason(node.module or "", alias.name)
+                if reason:
+                    self.error(node, f'cannot import name "{alias.name}" from "{node.module}": {reason}')
         return cast(ast.AST, super().visit_ImportFrom(node))
 
     def _check_module(self, node: ast.AST, name: str) -> None:

@@ -79,7 +79,7 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
     (
         "string-formatter-import",
         "from string import Formatter\ndef tool():\n    return Formatter()\n",
-        ImportError,
+        PolicyViolation,
     ),
     (
         "string-formatter-get-field",
@@ -153,7 +153,7 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
     # module attributes that lead to other modules
     ("typing-sys", "import typing\ndef tool():\n    return typing.sys\n", AttributeError),
     ("pydantic-main-import", "import pydantic.main\ndef tool():\n    return 1\n", PolicyViolation),
-    ("pydantic-main-from", "from pydantic import main\ndef tool():\n    return main\n", ImportError),
+    ("pydantic-main-from", "from pydantic import main\ndef tool():\n    return main\n", PolicyViolation),
     ("json-decoder", "import json\ndef tool():\n    return json.decoder\n", AttributeError),
     ("re-compiler", "import re\ndef tool():\n    return getattr(re, '_compiler')\n", PolicyViolation),
     # the obvious builtins
@@ -166,7 +166,7 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         PolicyViolation,
     ),
     ("io-open", "import io\ndef tool():\n    return io.open\n", AttributeError),
-    ("io-fileio", "from io import FileIO\ndef tool():\n    return FileIO\n", ImportError),
+    ("io-fileio", "from io import FileIO\ndef tool():\n    return FileIO\n", PolicyViolation),
     ("strptime-module", "import _strptime\ndef tool():\n    return 1\n", PolicyViolation),
     ("globals", "def tool():\n    return globals()\n", NameError),
     ("locals", "def tool():\n    return locals()\n", NameError),
