@@ -1,0 +1,127 @@
+"""How a probe is judged: by the tool's record of its attempts and by what the host finds afterwards.
+
+A judge returns what got through (a short sentence) or None when the attack was refused. Every
+judge ends with ``_outside``: the targets' files unchanged, no listener reached, the
+sacrificial process untouched, whatever the tool claims.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+
+from runtime.pool import WorkerReply
+from runtime.probes.targets import Targets, remove_ipc
+from sandbox.limits import Limits, MiB
+
+REFUSED_ERRNOS = ("EPERM", "ENOSYS")
+"""What a blocked kernel interface answers; anything else means the call reached the kernel."""
+PROBE_LIMITS = Limits(wall_time=15.0, cpu_time=10.0, memory=256 * MiB, open_files=64)
+DISK_CAP = 16 * MiB  # more than this written anywhere is a disk exhaustion that got through
+
+Judge = Callable[[WorkerReply, Targets], str | None]
+"""What got through (a short sentence), or None when the attack was refused."""
+
+
+def _attempts(reply: WorkerReply) -> dict[str, str] | str:
+    """The tool's record of its attempts, or why there is none."""
+    if reply.error is not None:
+        return f"the probe did not finish ({reply.error.kind}: {reply.error.message})"
+    if not isinstance(reply.output, dict):
+        return "the probe returned no record"
+    return {str(k): str(v) for k, v in reply.output.items()}
+
+
+def all_failed(reply: WorkerReply, targets: Targets) -> str | None:
+    """Every attempt raised; and nothing outside changed."""
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    through = [label for label, outcome in attempts.items() if outcome == "ok"]
+    return _outside(targets, through)
+
+
+def kernel_refused(reply: WorkerReply, targets: Targets) -> str | None:
+    """Every call answered EPERM or ENOSYS (anything else reached the kernel)."""
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    through = [f"{label} ({outcome})" for label, outcome in attempts.items() if outcome not in REFUSED_ERRNOS]
+    return _outside(targets, through)
+
+
+def no_secret(reply: WorkerReply, targets: Targets) -> str | None:
+    """Every attempt failed, and nothing read holds the secret or the host's command line."""
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    through = [label for label, outcome in attempts.items() if outcome == "ok"]
+    return _outside(targets, through + _host_data(attempts, targets))
+
+
+def nothing_of_the_host(reply: WorkerReply, targets: Targets) -> str | None:
+    """Nothing read holds the secret or the host's command line (the jail's own processes may be read)."""
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    return _outside(targets, _host_data(attempts, targets))
+
+
+def _host_data(attempts: dict[str, str], targets: Targets) -> list[str]:
+    found = []
+    if any(targets.secret in value or targets.token in value for value in attempts.values()):
+        found.append("the secret was read")
+    for what, text in (("command line", targets.host_cmdline), ("environment", targets.host_environ)):
+        if text.strip() and any(text.strip() in value for value in attempts.values()):
+            found.append(f"the host's {what} was read")
+    return found
+
+
+def ipc_left(reply: WorkerReply, targets: Targets) -> str | None:
+    """No IPC object the tool created is there after the call (they are removed if they are)."""
+    left = remove_ipc(targets.ipc_key, targets.shm_name)
+    return _outside(targets, [f"{kind} outlived the worker" for kind in left])
+
+
+def ended_with(*kinds: str) -> Judge:
+    """The call ended with one of ``kinds`` (the limit held) and nothing outside changed."""
+
+    def judge(reply: WorkerReply, targets: Targets) -> str | None:
+        if reply.error is None:
+            return _outside(targets, [f"the call finished: {reply.output}"])
+        if reply.error.kind not in kinds:
+            return _outside(targets, [f"ended with {reply.error.kind}: {reply.error.message}"])
+        return _outside(targets, [])
+
+    return judge
+
+
+def descriptors_capped(reply: WorkerReply, targets: Targets) -> str | None:
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    count = int(attempts.get("opened", "0"))
+    through = [f"{count} descriptors opened"] if count > PROBE_LIMITS.open_files else []
+    return _outside(targets, through)
+
+
+def disk_capped(reply: WorkerReply, targets: Targets) -> str | None:
+    attempts = _attempts(reply)
+    if isinstance(attempts, str):
+        return attempts
+    written = sum(int(v) for k, v in attempts.items() if k.startswith("bytes ") and v.isdigit())
+    through = [f"{written} bytes written"] if written > DISK_CAP else []
+    for folder in ("/tmp", "/var/tmp", "/dev/shm"):
+        for leftover in Path(folder).glob(f"*{targets.token}*"):
+            through.append(f"{leftover} left on the host")
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+    return _outside(targets, through)
+
+
+def _outside(targets: Targets, through: list[str]) -> str | None:
+    through = [*through, *targets.files_changed(), *(f"{n} listener reached" for n in targets.reached())]
+    if touched := targets.victim_touched():
+        through.append(touched)
+    return "; ".join(through) or None
