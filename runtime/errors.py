@@ -127,6 +127,13 @@ class UnknownOutcome(ToolpenError):
     kind = "unknown_outcome"
 
 
+class Conflict(ToolpenError):
+    """Another call changed shared state (``app:`` / ``user:`` keys) this call wrote without
+    holding their lock; nothing of this call was stored."""
+
+    kind = "conflict"
+
+
 ERROR_KINDS: dict[str, type[ToolpenError]] = {
     cls.kind: cls
     for cls in (
@@ -147,6 +154,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         HttpDenied,
         HttpFailed,
         UnknownOutcome,
+        Conflict,
     )
 }
 

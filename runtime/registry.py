@@ -75,10 +75,14 @@ class Registry:
         return tool
 
     def get(self, name: str) -> Tool:
-        tool = self._tools.get(name)
+        tool = self.find(name)
         if tool is None:
             raise NotFound(f"no tool named {name!r} is registered")
         return tool
+
+    def find(self, name: str) -> Tool | None:
+        """The tool ``name``, or None."""
+        return self._tools.get(name)
 
     def remove(self, name: str) -> bool:
         with self._lock:

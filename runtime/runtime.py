@@ -4,7 +4,8 @@ A runtime owns a registry of tools, its callbacks and fakes, a pool of sandbox w
 HTTP broker and a session store. ``call`` validates the arguments and hands a
 :class:`~runtime.unit_of_work.CallPlan` to the unit of work, which runs the tool (with its
 callbacks, through the executor) under the session's lock and commits the state delta and the
-call's events atomically, only when the call succeeds.
+call's events atomically, only when the call succeeds. A call that may touch ``app:`` or
+``user:`` keys (``runtime/shared_scopes.py``) also holds those scopes' locks.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptio
 from runtime.results import ToolResult
 from runtime.schema import derive_spec
 from runtime.schema.formats import lower
+from runtime.shared_scopes import call_scopes
 from runtime.store import Store, open_store
 from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
 from sandbox.language.compiler import compile_tool
@@ -212,6 +214,7 @@ class Runtime:
             user_id or self.user_id,
             idempotent=tool.options.idempotent,
             wall_time=self.executor.limits_for(tool).wall_time,
+            shared_scopes=call_scopes(self.registry, self.hooks, tool=tool),
         )
         return self.unit_of_work.run(plan)
 
@@ -254,6 +257,7 @@ class Runtime:
             idempotent=False,
             wall_time=self.limits.wall_time,
             tool_events=False,
+            shared_scopes=call_scopes(self.registry, self.hooks, kind=kind),
         )
         return self.unit_of_work.run(plan)
 

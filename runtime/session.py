@@ -36,6 +36,9 @@ class Scope(StrEnum):
 
 _PREFIXES = {"app:": Scope.APP, "user:": Scope.USER, "temp:": Scope.TEMP}
 
+SHARED_SCOPES = frozenset({Scope.APP, Scope.USER})
+"""The scopes shared by several sessions."""
+
 
 def scope_of(key: str) -> Scope:
     """The scope of a state key: ``app:``, ``user:``, ``temp:`` or (no prefix) the session."""
@@ -92,6 +95,10 @@ class StateDelta:
             {k: v for k, v in self.set.items() if scope_of(k) in scopes},
             [k for k in self.deleted if scope_of(k) in scopes],
         )
+
+    def scopes(self) -> frozenset[Scope]:
+        """The scopes of the keys this delta sets or deletes."""
+        return frozenset(scope_of(key) for key in [*self.set, *self.deleted])
 
     def without_temp(self) -> StateDelta:
         """This delta minus the ``temp:`` keys (what gets stored and recorded in events)."""

@@ -6,6 +6,13 @@ The state delta and the call's events commit atomically, only when the run succe
 of a finished call replays its stored result, and a call that started but stored no result is
 not run again unless it is idempotent. Without a session the call is ephemeral: the context's
 state is the state and nothing is stored.
+
+A call that may touch ``app:`` or ``user:`` keys (``CallPlan.shared_scopes``, read from the
+code by ``runtime/shared_scopes.py``) also holds those scopes' locks, after the session's, from
+the read to the commit: its snapshot has their latest values and no concurrent update is lost.
+If a call writes a shared scope it did not lock (a tool or callback registered or replaced
+during the call), the commit takes that lock late and stores the call only if the scope still
+holds what the call read; otherwise the call fails with ``conflict`` and stores nothing.
 """
 
 from __future__ import annotations
@@ -13,18 +20,23 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.errors import ToolpenError, UnknownOutcome
+from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
 from runtime.http import HttpBroker
 from runtime.results import ToolResult
-from runtime.session import Event, EventActions, Session, call_events
+from runtime.session import SHARED_SCOPES, Event, EventActions, Scope, Session, call_events, scope_of
 from runtime.store import Store
 
 Steps = Callable[[dict[str, Any], Invocation], Outcome]
 """The work of one call: from a context snapshot to an outcome."""
+
+LATE_LOCK_TIMEOUT = 5.0
+"""Seconds a commit waits for the lock of a shared scope the call did not lock ahead (out of
+the usual order, so a short wait: a ``conflict`` rather than a deadlock)."""
 
 
 def new_id(prefix: str) -> str:
@@ -47,6 +59,8 @@ class CallPlan:
     wall_time: float
     tool_events: bool = True
     """Record the call as a function call and response; otherwise only a state change is recorded."""
+    shared_scopes: frozenset[Scope] = frozenset()
+    """The shared scopes (``app:``, ``user:``) the call may touch: locked from the read to the commit."""
 
 
 class UnitOfWork:
@@ -80,7 +94,10 @@ class UnitOfWork:
         if plan.session_id is None:
             return self._run_ephemeral(plan, invocation)
         try:
-            with self.store.lock(plan.session_id):
+            with (
+                self.store.lock(plan.session_id),
+                self.store.lock_scopes(self.app_name, plan.user_id, plan.shared_scopes),
+            ):
                 session = self.store.get_or_create_session(
                     self.app_name, plan.user_id, plan.session_id, plan.context.get("state")
                 )
@@ -115,7 +132,7 @@ class UnitOfWork:
             return result
         new_events = self._events(plan, outcome, snapshot["agent_name"], snapshot["invocation_id"])
         try:
-            self.store.commit_call(session.id, plan.call_id, outcome.state_delta, new_events, result.stored())
+            self._commit(plan, session, outcome, new_events, result.stored())
         except ToolpenError as error:
             failed = ToolResult(
                 False,
@@ -129,6 +146,33 @@ class UnitOfWork:
             return failed
         result.state = {k: v for k, v in result.state.items() if not k.startswith("temp:")}
         return result
+
+    def _commit(
+        self, plan: CallPlan, session: Session, outcome: Outcome, events: list[Event], stored: dict[str, Any]
+    ) -> None:
+        """Commit the call; a shared scope it writes but did not lock is locked now and must
+        still hold what the call read (else ``Conflict``)."""
+        delta = outcome.state_delta
+        missed = (delta.scopes() & SHARED_SCOPES) - plan.shared_scopes
+        with ExitStack() as held:
+            if missed:
+                names = " and ".join(f"{scope}:" for scope in sorted(missed))
+                try:
+                    held.enter_context(
+                        self.store.lock_scopes(self.app_name, plan.user_id, missed, LATE_LOCK_TIMEOUT)
+                    )
+                except Timeout:
+                    raise Conflict(
+                        f"the call wrote {names} keys its code does not name, and another call held "
+                        "them; nothing was stored"
+                    ) from None
+                latest = self.store.require_session(session.id).state
+                if any(_part(latest, scope) != _part(session.state, scope) for scope in missed):
+                    raise Conflict(
+                        f"the call wrote {names} keys its code does not name, and another call changed "
+                        "them meanwhile; nothing was stored"
+                    )
+            self.store.commit_call(session.id, plan.call_id, delta, events, stored)
 
     def _events(self, plan: CallPlan, outcome: Outcome, author: str, invocation_id: str) -> list[Event]:
         """The events a successful call adds to its session."""
@@ -162,6 +206,11 @@ class UnitOfWork:
             "invocation_id": context.get("invocation_id") or new_id("inv"),
             "agent_name": context.get("agent_name") or self.agent_name,
         }
+
+
+def _part(state: dict[str, Any], scope: Scope) -> dict[str, Any]:
+    """The keys of ``state`` in ``scope``."""
+    return {key: value for key, value in state.items() if scope_of(key) is scope}
 
 
 def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: str | None) -> ToolResult:

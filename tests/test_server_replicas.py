@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 import requests
+from test_shared_state import CALLS, COUNT, SESSIONS, fails
+from test_shared_state import session_of as session_of_call
 from test_store import server_answers
 
 pytestmark = pytest.mark.slow
@@ -147,6 +149,7 @@ def keys() -> dict[str, str]:
 def tools_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tools = tmp_path_factory.mktemp("tools")
     (tools / "add.py").write_text(ADD)
+    (tools / "count.py").write_text(COUNT)
     return tools
 
 
@@ -251,7 +254,7 @@ def test_tools_registered_on_one_replica_are_served_by_the_other_for_their_tenan
     names_b = [
         t["name"] for t in requests.get(f"{two}/v1/tools", headers=bearer(key_b), timeout=30).json()["tools"]
     ]
-    assert names_b == ["add"]
+    assert names_b == ["add", "count"]
     assert (
         requests.post(f"{two}/v1/sessions/s/calls", json=body, headers=bearer(key_b), timeout=30).status_code
         == 404
@@ -260,7 +263,37 @@ def test_tools_registered_on_one_replica_are_served_by_the_other_for_their_tenan
     names_a = [
         t["name"] for t in requests.get(f"{one}/v1/tools", headers=bearer(key_a), timeout=30).json()["tools"]
     ]
-    assert names_a == ["add"]
+    assert names_a == ["add", "count"]
+
+
+def test_200_increments_of_app_and_user_keys_through_both_replicas_lose_none(
+    replicas: list[Replica], keys: dict[str, str]
+) -> None:
+    key = next(iter(keys))
+
+    def call(i: int) -> dict[str, Any]:
+        session, user = session_of_call(i)
+        body = {"tool": "count", "args": {"fail": fails(i)}, "call_id": f"shared-{i}", "user_id": user}
+        url = f"{replicas[i % 2].url}/v1/sessions/shared-{session}/calls"
+        response = requests.post(url, json=body, headers=bearer(key), timeout=120)
+        assert response.status_code == 200, response.text
+        return {"i": i, **response.json()}
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(call, range(CALLS)))
+    succeeded = [result for result in results if result["success"]]
+    assert all(result["error"]["kind"] == "tool_error" for result in results if not result["success"])
+    assert len(succeeded) == CALLS - sum(fails(i) for i in range(CALLS))
+    assert sorted(result["output"] for result in succeeded) == list(range(1, len(succeeded) + 1))
+    for k in range(SESSIONS):
+        session = session_of(replicas[k % 2].url, key, f"shared-s{k}")
+        mine = [r for r in succeeded if r["session_id"] == f"shared-s{k}"]
+        of_user = [r for r in succeeded if session_of_call(r["i"])[1] == session["user_id"]]
+        assert session["state"] == {
+            "app:count": len(succeeded),
+            "user:count": len(of_user),
+            "count": len(mine),
+        }
 
 
 def test_200_increments_through_4_replicas_end_at_exactly_200(

@@ -20,6 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from multiprocessing.synchronize import Event as EventType
 from pathlib import Path
 from typing import TypeVar
@@ -29,7 +30,7 @@ import pytest
 import redis
 
 from runtime.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
-from runtime.session import StateDelta, call_events
+from runtime.session import Scope, StateDelta, call_events
 from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store, redis_store
 from runtime.store.postgres import PostgresStore
 from runtime.store.redis_store import RedisStore, split_prefix
@@ -94,7 +95,12 @@ def fresh_redis(url: str) -> Iterator[str]:
 
 @pytest.fixture(params=STORE_URLS)
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    url = str(request.param).format(tmp=tmp_path)
+    yield from fresh_store(str(request.param), tmp_path)
+
+
+def fresh_store(template: str, tmp_path: Path) -> Iterator[str]:
+    """A URL of ``STORE_URLS``: a file in ``tmp_path``, or a fresh namespace on a server."""
+    url = template.format(tmp=tmp_path)
     if url.startswith("postgresql://"):
         yield from fresh_postgres(url)
     elif url.startswith(("redis://", "rediss://")):
@@ -137,6 +143,33 @@ def begin_and_hang(url: str, session_id: str, ready: EventType) -> None:
     """Take the lock, begin a call, then hang until killed: a crash in the middle of a call."""
     with open_store(url) as store, store.lock(session_id):
         store.begin_call(session_id, "c1", "tool", {})
+        ready.set()
+        time.sleep(60)
+
+
+@contextmanager
+def held_elsewhere(take: Callable[[], AbstractContextManager[None]]) -> Iterator[None]:
+    """Hold the lock ``take()`` returns in another thread for the block."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with take():
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(5)
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
+def hold_scope_and_hang(url: str, ready: EventType) -> None:
+    """Hold the app scope's lock until killed."""
+    with open_store(url) as store, store.lock_scopes("app", "ana", {Scope.APP}):
         ready.set()
         time.sleep(60)
 
@@ -396,26 +429,13 @@ def test_a_killed_holder_frees_the_lock_and_leaves_an_unknown_outcome(shared_url
 def test_other_sessions_proceed_while_one_is_locked(store: Store) -> None:
     store.create_session("app", "ana", "a")
     store.create_session("app", "ana", "b")
-    held, release = threading.Event(), threading.Event()
-
-    def hold_a() -> None:
-        with store.lock("a"):
-            held.set()
-            release.wait(10)
-
-    holder = threading.Thread(target=hold_a)
-    holder.start()
-    try:
-        assert held.wait(5)
+    with held_elsewhere(lambda: store.lock("a")):
         started = time.monotonic()
         with store.lock("b"):
             run_call(store, "b", "c1", StateDelta({"k": 1}))
         assert time.monotonic() - started < 1.0
         with pytest.raises(Timeout, match="busy"), store.lock("a", timeout=0.2):
             pass
-    finally:
-        release.set()
-        holder.join()
     with store.lock("a", timeout=1):
         pass
 
@@ -438,6 +458,48 @@ def test_odd_ids_and_keys_never_reach_another_session(store: Store) -> None:
     if store.url.startswith("sqlite:///"):
         lock_dir = Path(store.url.removeprefix("sqlite:///") + ".locks")
         assert all(len(name) == len("0" * 64 + ".lock") for name in os.listdir(lock_dir))
+
+
+def test_scope_locks_exclude_their_scope_only(store: Store) -> None:
+    with held_elsewhere(lambda: store.lock_scopes("app", "ana", {Scope.APP, Scope.USER})):
+        with (
+            pytest.raises(Timeout, match="the app: keys of app 'app' is busy"),
+            store.lock_scopes("app", "bob", {Scope.APP}, timeout=0.2),
+        ):
+            pass
+        with (
+            pytest.raises(Timeout, match="the user: keys of user 'ana' of app 'app' is busy"),
+            store.lock_scopes("app", "ana", {Scope.USER}, timeout=0.2),
+        ):
+            pass
+        started = time.monotonic()
+        with (
+            store.lock_scopes("app", "bob", {Scope.USER, Scope.SESSION, Scope.TEMP}),
+            store.lock_scopes("other", "ana", {Scope.APP, Scope.USER}),
+            store.lock('["app",""]'),  # session ids never share a lock with a scope
+            store.lock('["app","ana"]'),
+        ):
+            pass
+        assert time.monotonic() - started < 1.0
+    with store.lock_scopes("app", "ana", {Scope.APP, Scope.USER}, timeout=1):
+        pass
+
+
+@pytest.mark.slow
+def test_a_killed_holder_frees_its_scope_lock(shared_url: str, store: Store) -> None:
+    spawn = multiprocessing.get_context("spawn")
+    ready = spawn.Event()
+    holder = spawn.Process(target=hold_scope_and_hang, args=(shared_url, ready))
+    holder.start()
+    try:
+        assert ready.wait(30)
+        with pytest.raises(Timeout), store.lock_scopes("app", "bob", {Scope.APP}, timeout=0.2):
+            pass
+    finally:
+        holder.kill()
+        holder.join()
+    with store.lock_scopes("app", "bob", {Scope.APP}, timeout=2 * redis_store.LOCK_TTL):
+        pass
 
 
 # -- sqlite:/// only -------------------------------------------------------------------------
@@ -685,3 +747,16 @@ def test_redis_commit_fails_when_the_lock_was_lost(redis_url: str) -> None:
                 store.commit_call("s1", "c1", StateDelta({"n": 1}), [], {"output": 1})
         assert store.require_session("s1").state == {"n": 0}
         assert store.get_call("s1", "c1").status == "started"  # type: ignore[union-attr]
+
+
+def test_redis_commit_fails_when_a_scope_lock_was_lost(redis_url: str) -> None:
+    with open_store(redis_url) as store:
+        store.create_session("app", "ana", "s1", {"app:n": 0})
+        with store.lock("s1"), store.lock_scopes("app", "ana", {Scope.APP}):
+            store.begin_call("s1", "c1", "tool", {})
+            server_url, prefix = split_prefix(redis_url)
+            with redis.Redis.from_url(server_url) as client:  # the app's lock expired and was taken
+                client.set(f'{prefix}:scope-lock:["app",""]', "another holder")
+            with pytest.raises(Timeout, match="lock expired"):
+                store.commit_call("s1", "c1", StateDelta({"app:n": 1}), [], {"output": 1})
+        assert store.require_session("s1").state == {"app:n": 0}

@@ -13,8 +13,10 @@ A call goes through a store like this (the executor's side)::
 The lock must be held from the read to the commit: that is what prevents lost updates.
 ``commit_call`` applies the delta to the app, user and session scopes, appends the events
 and stores the call's result in one transaction; a failing commit changes nothing.
-Keys ``app:*`` are shared by every session of the app: two sessions writing the same app key
-at once are not serialized against each other (the later commit wins for that key only).
+Keys ``app:*`` and ``user:*`` are shared by many sessions: a call that may touch them also holds
+``lock_scopes(app, user, scopes)`` (taken after the session's lock, the user's before the app's)
+from the read to the commit, so concurrent calls of different sessions lose no update there
+either. A call that touches only its session's keys takes no scope lock.
 
 Public methods validate their input here, once; a store implements the ``_`` primitives and
 the read methods, and may rely on receiving JSON-safe values.
@@ -22,11 +24,12 @@ the read methods, and may rely on receiving JSON-safe values.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Collection, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from types import TracebackType
 from typing import Any
 
@@ -52,6 +55,29 @@ def state_owner(scope: Scope, app_name: str, user_id: str, session_id: str) -> S
 
 
 STORED_SCOPES = (Scope.APP, Scope.USER, Scope.SESSION)
+
+SCOPE_LOCK_ORDER = (Scope.USER, Scope.APP)
+"""The order shared-scope locks are taken in, after the session's: no two calls wait in a circle."""
+
+
+def scope_lock_name(owner: StateOwner) -> str:
+    """A shared scope's lock name, unique per (app) and per (app, user): ``["app", "user"]``."""
+    return json.dumps(list(owner[:2]), ensure_ascii=False, separators=(",", ":"))
+
+
+def session_label(session_id: str) -> str:
+    """How messages name a session's lock."""
+    return f"session {session_id!r}"
+
+
+def scope_label(owner: StateOwner) -> str:
+    """How messages name a shared scope's lock."""
+    app_name, user_id, _ = owner
+    return (
+        f"the user: keys of user {user_id!r} of app {app_name!r}"
+        if user_id
+        else f"the app: keys of app {app_name!r}"
+    )
 
 
 def state_owners(app_name: str, user_id: str, session_id: str) -> list[StateOwner]:
@@ -158,6 +184,25 @@ class Store(ABC):
         for shared stores, across processes. Not reentrant. Raises ``Timeout`` after
         ``timeout`` seconds of waiting."""
 
+    @contextmanager
+    def lock_scopes(
+        self, app_name: str, user_id: str, scopes: Collection[Scope], timeout: float = LOCK_TIMEOUT
+    ) -> Iterator[None]:
+        """Hold the locks of the shared scopes among ``scopes`` (``user:`` keys of (app, user),
+        ``app:`` keys of app) for the block, in ``SCOPE_LOCK_ORDER``; other scopes are ignored.
+        Like ``lock``: across threads and processes, not reentrant, ``Timeout`` after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with ExitStack() as held:
+            for scope in SCOPE_LOCK_ORDER:
+                if scope in scopes:
+                    owner = state_owner(scope, app_name, user_id, "")
+                    held.enter_context(self._lock_scope(owner, max(deadline - time.monotonic(), 0.001)))
+            yield
+
+    @abstractmethod
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        """Hold the lock of one shared scope's row (``lock``'s rules; a namespace of its own)."""
+
     # -- calls ----------------------------------------------------------------------------
 
     def begin_call(self, session_id: str, call_id: str, tool: str, args: dict[str, Any]) -> CallRecord | None:
@@ -253,18 +298,18 @@ def never_begun(session_id: str, call_id: str) -> NotFound:
     return NotFound(f"call {call_id!r} of session {session_id!r} was never begun")
 
 
-def busy(session_id: str, timeout: float) -> Timeout:
-    """The error for a session lock not acquired within ``timeout`` seconds."""
-    return Timeout(f"session {session_id!r} is busy: its lock was not acquired within {timeout:g}s")
+def busy(label: str, timeout: float) -> Timeout:
+    """The error for a lock (``session_label`` or ``scope_label``) not acquired within ``timeout`` seconds."""
+    return Timeout(f"{label} is busy: its lock was not acquired within {timeout:g}s")
 
 
-def poll_lock(try_acquire: Callable[[], bool], session_id: str, timeout: float) -> None:
+def poll_lock(try_acquire: Callable[[], bool], label: str, timeout: float) -> None:
     """Call ``try_acquire`` until it returns True, pausing 0.5 ms growing to 20 ms between tries;
     raise ``busy`` after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     pause = 0.0005
     while not try_acquire():
         if time.monotonic() >= deadline:
-            raise busy(session_id, timeout)
+            raise busy(label, timeout)
         time.sleep(pause)
         pause = min(pause * 2, 0.02)

@@ -2,7 +2,7 @@
 
 One ``threading.Lock`` guards the data (every operation is short and atomic under it);
 ``lock(session_id)`` hands out a separate lock per session, so calls in different sessions
-run in parallel. Values are copied in and out through JSON, so callers never share
+run in parallel, and ``lock_scopes`` one per shared scope. Values are copied in and out through JSON, so callers never share
 mutable state with the store. Nothing is shared with other processes.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from runtime.errors import NotFound
@@ -23,7 +23,9 @@ from runtime.store.base import (
     already_finished,
     busy,
     never_begun,
+    scope_label,
     scoped_parts,
+    session_label,
     state_owners,
 )
 
@@ -38,7 +40,7 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         self.url = "memory://"
         self._data_lock = threading.Lock()
-        self._session_locks: dict[str, threading.Lock] = {}
+        self._locks: dict[str | StateOwner, threading.Lock] = {}  # by session id, or scope owner
         self._sessions: dict[str, dict[str, Any]] = {}
         self._states: dict[StateOwner, dict[str, Any]] = {}
         self._events: dict[str, list[dict[str, Any]]] = {}
@@ -79,16 +81,22 @@ class MemoryStore(Store):
                 del self._calls[key]
             return True
 
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
+        return self._hold(session_id, session_label(session_id), timeout)
+
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        return self._hold(owner, scope_label(owner), timeout)
+
     @contextmanager
-    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    def _hold(self, name: str | StateOwner, label: str, timeout: float) -> Iterator[None]:
         with self._data_lock:
-            session_lock = self._session_locks.setdefault(session_id, threading.Lock())
-        if not session_lock.acquire(timeout=timeout):
-            raise busy(session_id, timeout)
+            held = self._locks.setdefault(name, threading.Lock())
+        if not held.acquire(timeout=timeout):
+            raise busy(label, timeout)
         try:
             yield
         finally:
-            session_lock.release()
+            held.release()
 
     def close(self) -> None:
         """Nothing to release: the data goes with the object."""

@@ -12,15 +12,16 @@ character U+0000: such a value is refused as invalid state.
 Session locks: ``pg_advisory_lock(hashtextextended(schema || ':' || session_id, 0))``, a session-level
 advisory lock held on a connection of its own for the block. The server releases it when that
 connection closes, so a holder that dies frees it at once; waiting is the server's queue under
-``lock_timeout`` (no polling). Two session ids whose 32-bit hashes collide share one lock:
-they only wait for each other.
+``lock_timeout`` (no polling). Two session ids whose 64-bit hashes collide share one lock:
+they only wait for each other. The locks of shared scopes (``lock_scopes``) are advisory locks
+too, hashed with another seed.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -30,7 +31,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from runtime.errors import InvalidArguments, InvalidState, ToolpenError
 from runtime.session import Session, StateDelta
-from runtime.store.base import LOCK_TIMEOUT, StateOwner, busy
+from runtime.store.base import LOCK_TIMEOUT, StateOwner, busy, scope_label, scope_lock_name, session_label
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
 
 SCHEMA_VERSION = 1
@@ -53,8 +54,11 @@ _SCHEMA = (
 )
 
 # one 64-bit key per (schema, session): a 32-bit hash would let a tenant search offline for an
-# id whose lock collides with another tenant's session and hold it
-_LOCK_KEY = "hashtextextended(current_schema() || ':' || %s, 0)"
+# id whose lock collides with another tenant's session and hold it; the seed keeps session locks
+# and shared-scope locks apart
+_LOCK_KEY = "hashtextextended(current_schema() || ':' || %s, %s)"
+_SESSION_LOCKS = 0
+_SCOPE_LOCKS = 1
 
 _GET_SESSION = """
 SELECT s.app_name, s.user_id, s.last_update_time,
@@ -161,25 +165,34 @@ class PostgresStore(SqlStore):
             row = conn.execute(_GET_SESSION, (session_id,)).fetchone()
         return None if row is None else self._session(session_id, row, row["states"], row["events"])
 
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
+        return self._advisory(session_id, _SESSION_LOCKS, session_label(session_id), timeout)
+
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        return self._advisory(scope_lock_name(owner), _SCOPE_LOCKS, scope_label(owner), timeout)
+
     @contextmanager
-    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    def _advisory(self, name: str, seed: int, label: str, timeout: float) -> Iterator[None]:
+        """Hold the advisory lock of ``name`` in the key space ``seed``, on a connection of its own."""
         deadline = time.monotonic() + timeout
         with self._errors():
             try:
                 conn = self._lock_pool.getconn(timeout=timeout)
             except PoolTimeout:
-                raise busy(session_id, timeout) from None
+                raise busy(label, timeout) from None
         try:
-            self._acquire(conn, session_id, max(deadline - time.monotonic(), 0.001), timeout)
+            self._acquire(conn, (name, seed), max(deadline - time.monotonic(), 0.001), label, timeout)
             try:
                 yield
             finally:
                 with self._errors():
-                    conn.execute(f"SELECT pg_advisory_unlock({_LOCK_KEY})", (session_id,))
+                    conn.execute(f"SELECT pg_advisory_unlock({_LOCK_KEY})", (name, seed))
         finally:
             self._lock_pool.putconn(conn)  # a broken connection is discarded (its lock with it)
 
-    def _acquire(self, conn: psycopg.Connection[Any], session_id: str, wait: float, timeout: float) -> None:
+    def _acquire(
+        self, conn: psycopg.Connection[Any], key: tuple[str, int], wait: float, label: str, timeout: float
+    ) -> None:
         """Take the advisory lock on ``conn``, waiting at most ``wait`` seconds (one round trip)."""
         with self._errors():
             try:
@@ -187,9 +200,9 @@ class PostgresStore(SqlStore):
                     conn.execute(
                         "SELECT set_config('lock_timeout', %s, false)", (f"{max(1, round(wait * 1000))}ms",)
                     )
-                    conn.execute(f"SELECT pg_advisory_lock({_LOCK_KEY})", (session_id,))
+                    conn.execute(f"SELECT pg_advisory_lock({_LOCK_KEY})", key)
             except psycopg.errors.LockNotAvailable:
-                raise busy(session_id, timeout) from None
+                raise busy(label, timeout) from None
 
     def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
         """Merged by the server, key by key, so concurrent writers of a shared scope both land."""

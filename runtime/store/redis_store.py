@@ -8,6 +8,7 @@ Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
     P:events:ID      list    JSON events, oldest first
     P:calls:ID       hash    call id -> JSON call record
     P:lock:ID        string  the session lock's token while it is held
+    P:scope-lock:O   string  a shared scope's lock token (``lock_scopes``); O is the JSON [app, user]
 
 Every write is an optimistic transaction: WATCH the keys it reads, check them, then queue the
 writes in one MULTI/EXEC (run again if a watched key changed), so a commit applies whole or not
@@ -19,7 +20,8 @@ Session locks: redis-py's ``Lock`` (``SET NX PX`` with a random token, released 
 compare-and-delete) with a time to live of ``LOCK_TTL`` seconds, renewed every third of it by a
 thread while the block runs. A holder that dies frees the session within ``LOCK_TTL``. If a live
 holder stalls past its TTL and another takes the lock, its commit fails and changes nothing:
-``commit_call`` watches the lock key and checks its token when this thread holds the lock.
+``commit_call`` watches the lock keys this thread holds for the session (its own, its user's and
+app's scope locks) and checks their tokens. The locks of shared scopes work the same way.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any, TypeVar, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -44,7 +46,10 @@ from runtime.store.base import (
     already_finished,
     never_begun,
     poll_lock,
+    scope_label,
+    scope_lock_name,
     scoped_parts,
+    session_label,
     state_owners,
 )
 
@@ -173,26 +178,33 @@ class RedisStore(Store):
     # -- locking --------------------------------------------------------------------------
 
     def _tokens(self) -> dict[str, str]:
-        """The lock tokens this thread holds, by session id."""
+        """The lock tokens this thread holds, by lock key."""
         if not hasattr(self._held, "tokens"):
             self._held.tokens = {}
         return self._held.tokens
 
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
+        return self._hold(self._key("lock", session_id), session_label(session_id), timeout)
+
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        return self._hold(self._scope_lock_key(owner), scope_label(owner), timeout)
+
+    def _scope_lock_key(self, owner: StateOwner) -> str:
+        return self._key("scope-lock", scope_lock_name(owner))
+
     @contextmanager
-    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
-        held = self._client.lock(self._key("lock", session_id), timeout=LOCK_TTL, thread_local=False)
+    def _hold(self, key: str, label: str, timeout: float) -> Iterator[None]:
+        held = self._client.lock(key, timeout=LOCK_TTL, thread_local=False)
         with self._errors():
-            poll_lock(lambda: held.acquire(blocking=False), session_id, timeout)
+            poll_lock(lambda: held.acquire(blocking=False), label, timeout)
         stop = threading.Event()
-        renewer = threading.Thread(
-            target=_renew, args=(held, stop), name=f"renew lock {session_id}", daemon=True
-        )
+        renewer = threading.Thread(target=_renew, args=(held, stop), name=f"renew {key}", daemon=True)
         renewer.start()
-        self._tokens()[session_id] = held.local.token.decode()  # redis-py keeps it as bytes
+        self._tokens()[key] = held.local.token.decode()  # redis-py keeps it as bytes
         try:
             yield
         finally:
-            del self._tokens()[session_id]
+            del self._tokens()[key]
             stop.set()
             renewer.join()
             with self._errors(), suppress(redis.exceptions.LockNotOwnedError):
@@ -256,16 +268,17 @@ class RedisStore(Store):
         now: float,
     ) -> None:
         meta_key = self._key("session", session_id)
-        lock_key = self._key("lock", session_id)
-        token = self._tokens().get(session_id)
+        held = self._held_locks(session_id)
 
         def commit(pipe: Pipeline) -> None:
             app_name, user_id = self._owner(pipe, session_id)
             finished = self._finished(pipe, session_id, call_id, "succeeded", result, now)
-            if token is not None and pipe.get(lock_key) != token:
-                raise Timeout(
-                    f"session {session_id!r}: its lock expired before the commit; nothing was stored"
-                )
+            for lock_key, token in held.items():
+                if pipe.get(lock_key) != token:
+                    raise Timeout(
+                        f"session {session_id!r}: the call's lock expired before the commit; "
+                        "nothing was stored"
+                    )
             pipe.multi()
             self._queue_delta(pipe, session_id, app_name, user_id, delta)
             if events:
@@ -274,8 +287,21 @@ class RedisStore(Store):
             pipe.zadd(self._sessions_key, {session_id: now})
             pipe.hset(self._key("calls", session_id), call_id, finished)
 
-        watched = [meta_key, self._key("calls", session_id)] + ([lock_key] if token is not None else [])
-        self._transaction(commit, *watched)
+        self._transaction(commit, meta_key, self._key("calls", session_id), *held)
+
+    def _held_locks(self, session_id: str) -> dict[str, str]:
+        """The locks this thread holds for a commit to the session: its own, and those of its
+        user's and app's scopes (the session's owner is read without a lock: it never changes)."""
+        tokens = self._tokens()
+        keys = [self._key("lock", session_id)]
+        owner = None
+        if set(tokens) - set(keys):
+            with self._errors():
+                owner = self._read_owner(self._client, session_id)
+        if owner is not None:
+            app_name, user_id = owner
+            keys += [self._scope_lock_key((app_name, user_id, "")), self._scope_lock_key((app_name, "", ""))]
+        return {key: tokens[key] for key in keys if key in tokens}
 
     def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
         calls_key = self._key("calls", session_id)

@@ -7,7 +7,7 @@ and versioned with ``PRAGMA user_version``; a file of version 1 (tables without 
 ``toolpen_`` prefix) is brought to version 2 on open, in one transaction.
 
 Session locks: ``fcntl.flock`` on one lock file per session, in ``<db>.locks/`` next to the
-database. A lock table with owners and expiry would need heartbeats, or a crashed holder
+database (and one per shared scope, ``scope-*.lock``, for ``lock_scopes``). A lock table with owners and expiry would need heartbeats, or a crashed holder
 blocks the session until its lease expires (and a slow call outliving its lease loses
 updates); a ``BEGIN IMMEDIATE`` held across the call would serialize every session of the
 file. ``flock`` is released by the kernel when its holder dies, is per open file (so it
@@ -30,7 +30,14 @@ from typing import Any
 
 from runtime.errors import ToolpenError
 from runtime.session import Session, StateDelta
-from runtime.store.base import LOCK_TIMEOUT, StateOwner, poll_lock
+from runtime.store.base import (
+    LOCK_TIMEOUT,
+    StateOwner,
+    poll_lock,
+    scope_label,
+    scope_lock_name,
+    session_label,
+)
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
 
 SCHEMA_VERSION = 2
@@ -170,12 +177,19 @@ class SqliteStore(SqlStore):
             session_id, meta, [row["state"] for row in states], [row["data"] for row in events]
         )
 
-    @contextmanager
-    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         name = hashlib.sha256(session_id.encode()).hexdigest() + ".lock"
+        return self._flock(name, session_label(session_id), timeout)
+
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        name = "scope-" + hashlib.sha256(scope_lock_name(owner).encode()).hexdigest() + ".lock"
+        return self._flock(name, scope_label(owner), timeout)
+
+    @contextmanager
+    def _flock(self, name: str, label: str, timeout: float) -> Iterator[None]:
         fd = os.open(self._lock_dir / name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
-            poll_lock(lambda: _try_flock(fd), session_id, timeout)
+            poll_lock(lambda: _try_flock(fd), label, timeout)
             yield
         finally:
             os.close(fd)  # releases the flock
