@@ -85,14 +85,8 @@ class UnitOfWork:
 
     def run(self, plan: CallPlan) -> ToolResult:
         """Run ``plan`` once (or replay it); never raises for faults of the tool or the store."""
-        invocation = Invocation(
-            deadline=time.monotonic() + plan.wall_time,
-            max_depth=self.max_depth,
-            max_calls=self.max_calls,
-            http_budget=self.broker.new_budget(),
-        )
         if plan.session_id is None:
-            return self._run_ephemeral(plan, invocation)
+            return self._run_ephemeral(plan, self._invocation(plan))
         try:
             with (
                 self.store.lock(plan.session_id),
@@ -109,9 +103,18 @@ class UnitOfWork:
                         f"call {plan.call_id!r} of {plan.name!r} started earlier but stored no result; "
                         "it may have had effects, so it is not run again"
                     )
-                return self._run_and_commit(plan, session, invocation)
+                return self._run_and_commit(plan, session, self._invocation(plan))
         except ToolpenError as error:
             return ToolResult(False, error=error, call_id=plan.call_id, session_id=plan.session_id)
+
+    def _invocation(self, plan: CallPlan) -> Invocation:
+        """The call's deadline and budgets, from now: waiting for the locks is not the call's time."""
+        return Invocation(
+            deadline=time.monotonic() + plan.wall_time,
+            max_depth=self.max_depth,
+            max_calls=self.max_calls,
+            http_budget=self.broker.new_budget(),
+        )
 
     def _run_ephemeral(self, plan: CallPlan, invocation: Invocation) -> ToolResult:
         context = plan.context

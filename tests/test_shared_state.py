@@ -27,6 +27,7 @@ from runtime.errors import Conflict
 from runtime.executor import Invocation, Outcome
 from runtime.session import Scope, StateDelta
 from runtime.unit_of_work import CallPlan
+from sandbox.limits import Limits
 
 CALLS = 200
 SESSIONS = 20
@@ -130,8 +131,8 @@ def test_200_concurrent_increments_end_at_the_successful_calls(store_url: str) -
         assert len(session.events) == 2 * len(mine)
 
 
-def test_only_calls_that_name_shared_keys_wait_for_their_lock() -> None:
-    with Runtime(store="memory://") as rt:
+def test_only_calls_that_name_shared_keys_wait_for_their_lock_and_not_on_their_time() -> None:
+    with Runtime(store="memory://", limits=Limits(wall_time=2.0, cpu_time=2.0)) as rt:
         rt.add_tool('def touch() -> int:\n    """Touches."""\n    context.state["n"] = 1\n    return 1\n')
         rt.add_tool(COUNT)
         counted: list[bool] = []
@@ -141,8 +142,8 @@ def test_only_calls_that_name_shared_keys_wait_for_their_lock() -> None:
                 target=lambda: counted.append(rt.call("count", session_id="s2").success)
             )
             counter.start()
-            counter.join(1.0)
-            assert counter.is_alive()  # waits for the app's lock
+            counter.join(2.5)
+            assert counter.is_alive()  # waits for the app's lock, longer than its wall time
         counter.join(30)
         assert counted == [True]
 
