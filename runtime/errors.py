@@ -134,6 +134,12 @@ class Conflict(ToolpenError):
     kind = "conflict"
 
 
+class IsolationUnavailable(ToolpenError):
+    """The machine lacks a wall of the process sandbox (the jail, seccomp); the message says how to get it."""
+
+    kind = "isolation_unavailable"
+
+
 ERROR_KINDS: dict[str, type[ToolpenError]] = {
     cls.kind: cls
     for cls in (
@@ -155,6 +161,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         HttpFailed,
         UnknownOutcome,
         Conflict,
+        IsolationUnavailable,
     )
 }
 

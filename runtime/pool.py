@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -26,7 +27,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import InvalidState, ProtocolBroken, Timeout, ToolpenError, WorkerCrashed, error_from_dict
+from runtime.errors import (
+    InvalidState,
+    IsolationUnavailable,
+    ProtocolBroken,
+    Timeout,
+    ToolpenError,
+    WorkerCrashed,
+    error_from_dict,
+)
+from runtime.jail import GET_BWRAP, GET_USERNS, bwrap_command, find_bwrap, missing_wall
 from runtime.session import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import ProtocolError, Rpc, WallsMode, decode, encode, recv_frame, send_frame
@@ -40,6 +50,7 @@ FRAME_MARGIN = 1024 * 1024  # room for the JSON around a result, its state delta
 TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting for a worker
 REMEMBERED_EXITS = 4096
 LOG_NOTE_ROOM = 100  # the worker's "... [output truncated at N bytes]" note after the captured output
+HAND_ATTEMPTS = 3  # workers tried beyond the pool's size before a call gives up
 
 
 @dataclass(frozen=True)
@@ -99,31 +110,91 @@ class _Worker:
 
 
 class _Zygote:
-    """The zygote process and the thread that reads its control socket."""
+    """The zygote process (in the jail unless ``bwrap`` is None) and the thread that reads its control socket.
 
-    def __init__(self, on_worker: Callable[[_Worker], None], on_exit: Callable[[int, int], None]) -> None:
+    That thread also starts the process and lives as long as it: bubblewrap's die-with-parent
+    follows the thread that started it, so no caller's short-lived thread may start it.
+    """
+
+    def __init__(
+        self, on_worker: Callable[[_Worker], None], on_exit: Callable[[int, int], None], bwrap: str | None
+    ) -> None:
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "sandbox.process.zygote", str(theirs.fileno())],
-            pass_fds=[theirs.fileno()],
-            close_fds=True,
-            env={"PYTHONPATH": PACKAGE_ROOT, "PYTHONUTF8": "1", "LC_ALL": "C.UTF-8"},
-            cwd="/",
-            stdin=subprocess.DEVNULL,
-        )
-        theirs.close()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the zygote; bwrap's refusal, its last words)
         self.alive = True
         self.delivered = False
         self._send_lock = threading.Lock()
         self._on_worker = on_worker
         self._on_exit = on_exit
-        threading.Thread(target=self._read, name="toolpen-zygote", daemon=True).start()
+        started: queue.Queue[BaseException | None] = queue.Queue()
+        threading.Thread(
+            target=self._run, args=(theirs, bwrap, started), name="toolpen-zygote", daemon=True
+        ).start()
+        failure = started.get()
+        if failure is not None:
+            self.stderr.close()
+            raise failure
+
+    def _run(
+        self, theirs: socket.socket, bwrap: str | None, started: queue.Queue[BaseException | None]
+    ) -> None:
+        try:
+            self.process = self._start(theirs, bwrap)
+        except BaseException as exc:  # handed to the constructor, which raises it
+            self.alive = False
+            self.control.close()
+            started.put(exc)
+            return
+        started.put(None)
+        self._read()
+
+    def _start(self, theirs: socket.socket, bwrap: str | None) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "sandbox.process.zygote", str(theirs.fileno())]
+        info_read, info_write = os.pipe() if bwrap is not None else (-1, -1)
+        try:
+            if bwrap is not None:
+                command = [*bwrap_command(bwrap, PACKAGE_ROOT, info_fd=info_write), *command]
+            process = _popen(
+                command,
+                pass_fds=[fd for fd in (theirs.fileno(), info_write) if fd >= 0],
+                close_fds=True,
+                env={
+                    "PYTHONPATH": PACKAGE_ROOT,
+                    "PYTHONUTF8": "1",
+                    "LC_ALL": "C.UTF-8",
+                    "PYTHONNOUSERSITE": "1",
+                },
+                cwd="/",
+                stdin=subprocess.DEVNULL,
+                stdout=self.stderr,
+                stderr=self.stderr,
+            )
+            if bwrap is not None:
+                os.close(info_write)
+                info_write = -1
+            if bwrap is not None and not _read_all(info_read):  # bwrap writes it once the jail stands
+                process.wait()
+                raise IsolationUnavailable(
+                    f"bubblewrap could not build the jail: {self.last_words()}; {GET_USERNS}"
+                )
+            return process
+        finally:
+            theirs.close()
+            for fd in (info_read, info_write):
+                if fd >= 0:
+                    os.close(fd)
+
+    def last_words(self) -> str:
+        """What bubblewrap or the zygote last wrote to stderr (at most 2,000 characters)."""
+        self.stderr.seek(0)
+        return self.stderr.read().decode(errors="replace").strip()[-2000:]
 
     def send(self, message: dict[str, Any]) -> None:
         with self._send_lock:
             self.control.send(encode(message))
 
     def close(self) -> None:
+        self.stderr.close()
         # shutdown, not just close: the reader thread is blocked in recv on this socket, and a
         # close alone neither wakes it nor lets the zygote see the end of its control socket
         with contextlib.suppress(OSError):
@@ -138,12 +209,12 @@ class _Zygote:
     def _read(self) -> None:
         try:
             while True:
-                data, fds, _, _ = socket.recv_fds(self.control, MAX_PACKET, 1)
+                data, fds, _, _ = socket.recv_fds(self.control, MAX_PACKET, 2)
                 if not data:
                     break
                 message = decode(data)
-                if message.get("op") == "forked" and fds:
-                    self._adopt(int(message["pid"]), fds[0])
+                if message.get("op") == "forked" and len(fds) == 2:
+                    self._adopt(int(message["pid"]), fds[0], fds[1])
                 elif message.get("op") == "exit":
                     self._on_exit(int(message["pid"]), int(message["code"]))
         except (OSError, ProtocolError):
@@ -151,23 +222,44 @@ class _Zygote:
         finally:
             self.alive = False
 
-    def _adopt(self, pid: int, fd: int) -> None:
-        sock = socket.socket(fileno=fd)
-        try:
-            pidfd = os.pidfd_open(pid)
-        except OSError:  # died before it could be used
-            sock.close()
-            return
+    def _adopt(self, pid: int, fd: int, pidfd: int) -> None:
+        # the pid is the zygote's (the jail has its own PID namespace): only its pidfd reaches it
         self.delivered = True
-        self._on_worker(_Worker(pid, sock, pidfd))
+        self._on_worker(_Worker(pid, socket.socket(fileno=fd), pidfd))
+
+
+def _popen(command: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(command, **options)
+    except OSError as exc:  # only the first word can be missing: bwrap, or the interpreter
+        raise IsolationUnavailable(f"{command[0]} could not run: {exc.strerror}; {GET_BWRAP}") from None
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 4096):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class WorkerPool:
     """Workers forked from a warm zygote; ``run`` one call in one of them. Thread-safe."""
 
-    def __init__(self, size: int = 2, reuse: bool = False) -> None:
+    def __init__(
+        self,
+        size: int = 2,
+        reuse: bool = False,
+        *,
+        allow_weak_isolation: bool = False,
+        bwrap: str | None = None,
+    ) -> None:
+        """``bwrap``: the bubblewrap to use (default: the bundled one, else the one on PATH)."""
         self.size = size
         self.reuse = reuse
+        self.allow_weak_isolation = allow_weak_isolation
+        self._bwrap = bwrap or find_bwrap()
+        if self._bwrap is None:
+            missing_wall("the jail (bubblewrap not found)", GET_BWRAP, allow_weak=allow_weak_isolation)
         self._ready: queue.Queue[_Worker] = queue.Queue()
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
@@ -178,17 +270,7 @@ class WorkerPool:
 
     def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
         """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults."""
-        worker = self._take()
-        while self.reuse and _has_more(worker.sock):  # a kept worker that spoke after its done
-            worker.kill()
-            self._retire(worker)
-            worker = self._take()
-        reply, answered = self._converse(worker, job, limits, rpc)
-        if answered and self.reuse:
-            self._ready.put(worker)
-        else:
-            self._retire(worker)
-        return reply
+        return self._exchange(job | {"op": "call", "limits": limits.to_dict()}, limits, rpc)
 
     def warm(self, source: str, walls: WallsMode = "all") -> None:
         """Compile a tool (for ``walls``) in the zygote so that workers forked from now on have it cached."""
@@ -199,16 +281,8 @@ class WorkerPool:
 
     def probe_walls(self) -> dict[str, dict[str, str]]:
         """Which walls a worker has in force: ``{"active": {...}, "missing": {...}}``."""
-        worker = self._take()
-        try:
-            send_frame(worker.sock, {"op": "walls"})
-            done = recv_frame(worker.sock, deadline=time.monotonic() + 10)
-            reply = None if done is None else WorkerReply.decode(done)
-        except ProtocolError:
-            reply = None
-        finally:
-            self._retire(worker)
-        if reply is None or not isinstance(reply.output, dict):
+        reply = self._exchange({"op": "walls"}, Limits(), _no_rpc)
+        if not reply.success or not isinstance(reply.output, dict):
             raise WorkerCrashed("the worker ended before reporting its walls")
         return reply.output
 
@@ -226,7 +300,12 @@ class WorkerPool:
         self.close()
 
     def _start_zygote(self) -> _Zygote:
-        zygote = _Zygote(self._deliver, self._record_exit)
+        try:
+            zygote = _Zygote(self._deliver, self._record_exit, self._bwrap)
+        except IsolationUnavailable as exc:
+            missing_wall("the jail", exc.message, allow_weak=self.allow_weak_isolation)
+            self._bwrap = None
+            zygote = _Zygote(self._deliver, self._record_exit, None)
         for source, walls in self._warm_sources:
             zygote.send({"op": "warm", "source": source, "walls": walls})
         self._pending = self.size
@@ -268,20 +347,24 @@ class WorkerPool:
                 return self._ready.get(timeout=TAKE_WAIT)
             except queue.Empty:
                 self._restart_dead_zygote()
-                self._request_forks(1)  # a fork that died before delivery must not leave us waiting
+                if self._pending == 0:  # every fork is delivered (with its pidfd) unless the zygote died
+                    self._request_forks(1)
 
     def _restart_dead_zygote(self) -> None:
         with self._lock:
             if self._closed:
                 raise WorkerCrashed("the worker pool is closed")
             if not self._zygote.alive:
+                last_words = self._zygote.last_words()
                 self._zygote.close()
                 if not self._zygote.delivered:
                     raise WorkerCrashed(
-                        f"the zygote failed to start (exit code {self._zygote.process.returncode})"
+                        f"the zygote failed to start (exit code {self._zygote.process.returncode}): {last_words}"
                     )
                 log.warning(
-                    "toolpen zygote ended (exit %s); starting a new one", self._zygote.process.returncode
+                    "toolpen zygote ended (exit %s); starting a new one. Its last words: %s",
+                    self._zygote.process.returncode,
+                    last_words,
                 )
                 self._zygote = self._start_zygote()
 
@@ -308,38 +391,61 @@ class WorkerPool:
             self._exit_seen.wait_for(lambda: pid in self._exits, timeout=EXIT_REPORT_WAIT)
             return self._exits.pop(pid, None)
 
+    def _exchange(self, message: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
+        """Send ``message`` to a worker and converse until its ``done``; the worker is then retired or kept."""
+        for _ in range(self.size + HAND_ATTEMPTS):
+            worker = self._take()
+            while self.reuse and _has_more(worker.sock):  # a kept worker that spoke after its done
+                worker.kill()
+                self._retire(worker)
+                worker = self._take()
+            outcome = self._converse(worker, message, limits, rpc)
+            if outcome is not None:
+                reply, answered = outcome
+                if answered and self.reuse:
+                    self._ready.put(worker)
+                else:
+                    self._retire(worker)
+                return reply
+            self._retire(worker)
+        return WorkerReply(error=WorkerCrashed("no worker could be reached"))
+
     def _converse(
-        self, worker: _Worker, job: dict[str, Any], limits: Limits, rpc: Rpc
-    ) -> tuple[WorkerReply, bool]:
-        """Send the call, answer RPCs until ``done``; returns the reply and whether the worker answered.
+        self, worker: _Worker, message: dict[str, Any], limits: Limits, rpc: Rpc
+    ) -> tuple[WorkerReply, bool] | None:
+        """Send ``message``, answer RPCs until ``done``; returns the reply and whether the worker answered.
 
         Nothing from the worker is trusted beyond its own call: a frame that is malformed, over
         the size cap, out of turn (not an ``rpc`` or the ``done``), an ``rpc`` reusing an id,
         a ``done`` of the wrong shape or followed by more, each ends the call with a
         ``protocol`` error and kills the worker; so do logs longer than the call's output limit.
+        None: the worker died without reading the message (a ready worker whose jail went down
+        with its zygote), so nothing of it ran and another worker may take it.
         """
         deadline = time.monotonic() + limits.wall_time
         # the worker checks these sizes itself; the host does not take its word for it
         max_frame = limits.result_size + limits.state_size + limits.output + FRAME_MARGIN
         last_id = 0
+        heard = False
         try:
             worker.sock.settimeout(limits.wall_time)  # a worker that stops reading blocks no send past it
-            send_frame(worker.sock, {**job, "op": "call", "limits": limits.to_dict()})
+            send_frame(worker.sock, message)
             while True:
-                message = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
-                if message is None:
+                reply = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
+                heard = True
+                if reply is None:
                     return WorkerReply(error=self._why_it_ended(worker, limits)), False
-                if message.get("op") == "done":
-                    reply = WorkerReply.decode(message)
-                    if len(reply.logs) > limits.output + LOG_NOTE_ROOM:
+                if reply.get("op") == "done":
+                    done = WorkerReply.decode(reply)
+                    if len(done.logs) > limits.output + LOG_NOTE_ROOM:
                         raise ProtocolError("logs over the call's output limit")
                     if _has_more(worker.sock):
                         raise ProtocolError("a frame after done")
-                    return reply, True
-                if message.get("op") != "rpc":
-                    raise ProtocolError(f"unexpected message {repr(message.get('op'))[:40]}")
-                last_id = _checked_rpc(message, last_id)
-                _answer(worker.sock, message, rpc)
+                    return done, True
+                if reply.get("op") != "rpc":
+                    raise ProtocolError(f"unexpected message {repr(reply.get('op'))[:40]}")
+                last_id = _checked_rpc(reply, last_id)
+                _answer(worker.sock, reply, rpc)
         except TimeoutError:
             worker.kill()
             timeout = Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")
@@ -349,6 +455,8 @@ class WorkerPool:
             log.warning("toolpen worker %d broke the protocol: %s", worker.pid, exc)
             return WorkerReply(error=ProtocolBroken(f"the worker broke the protocol: {exc}")), False
         except OSError as exc:
+            if not heard and isinstance(exc, BrokenPipeError | ConnectionResetError):
+                return None  # closed with our message unread (a reset): it never started
             worker.kill()
             log.warning("toolpen worker %d broke off the call: %s", worker.pid, exc)
             return WorkerReply(error=WorkerCrashed("the worker broke off the call")), False
@@ -408,3 +516,7 @@ def _answer(sock: socket.socket, message: dict[str, Any], rpc: Rpc) -> None:
             log.exception("toolpen rpc %r.%r answered with something that is not JSON", target, method)
             error = {"kind": "internal", "message": "the host's answer is not JSON"}
     send_frame(sock, {"op": "rpc_error", "id": request_id, "error": error})
+
+
+def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
+    raise WorkerCrashed("a walls probe makes no calls")

@@ -62,16 +62,19 @@ class Runtime:
         max_calls: int = 50,
         enable_fakes: bool = False,
         walls: WallsMode = "all",
+        allow_weak_isolation: bool = False,
     ) -> None:
+        """Raises ``IsolationUnavailable`` where the machine lacks a wall of the process sandbox,
+        unless ``allow_weak_isolation`` (then it warns once per process and runs without it)."""
         if walls not in WALLS_MODES:
             raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
         self.walls = walls
+        self.pool = WorkerPool(size=pool_size, reuse=reuse_workers, allow_weak_isolation=allow_weak_isolation)
         self.limits = limits or Limits()
         self.store = open_store(store) if isinstance(store, str) else store
         self.broker = HttpBroker(egress or EgressPolicy())
         self.registry = Registry()
         self.hooks: dict[str, list[Hook]] = {}
-        self.pool = WorkerPool(size=pool_size, reuse=reuse_workers)
         self.executor = Executor(self.registry, self.pool, self.broker, self.limits, self.hooks, walls)
         self.app_name = app_name
         self.user_id = user_id

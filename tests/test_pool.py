@@ -191,7 +191,7 @@ def test_threads_share_the_pool(pool):
 def test_the_pool_restarts_a_dead_zygote(pool):
     pool._zygote.process.kill()
     pool._zygote.process.wait()
-    for _ in range(6):  # the ready workers outlive their zygote; then a new zygote serves
+    for _ in range(6):  # the ready workers die with the jail; a new zygote (and jail) serves
         assert run(pool, "def f():\n    return 7\n").output == 7
 
 

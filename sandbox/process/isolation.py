@@ -3,7 +3,7 @@
 Everything here is applied by the worker to itself, in order: a new session, no inherited
 descriptors, an empty environment, an empty (already removed) working directory, base rlimits,
 an unprivileged user, no-new-privs and a seccomp filter. Per-call limits only ever *lower*
-the rlimits. The network namespace is entered once by the zygote (``enter_network_namespace``)
+the rlimits. The network namespace is entered once by the zygote (``isolate_zygote``)
 so that every worker shares an empty one. Walls the machine lacks are skipped, and ``walls``
 says which are active (``toolpen doctor`` prints it).
 """
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from sandbox.limits import Limits
 
 CLONE_NEWNET = 0x40000000
+PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
@@ -126,9 +127,11 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(None, use_errno=True)
 
 
-def enter_network_namespace() -> bool:
-    """Move this process into a new, empty network namespace (needs CAP_SYS_ADMIN)."""
-    return _libc().unshare(CLONE_NEWNET) == 0
+def isolate_zygote() -> None:
+    """Once, in the zygote before it forks: nothing else may read its memory (nor its workers',
+    who inherit this), and an empty network namespace where the jail did not give one (needs root)."""
+    _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    _libc().unshare(CLONE_NEWNET)
 
 
 def isolate_worker(keep_fd: int, seccomp_filter: bytes | None) -> tuple[Walls, int]:
@@ -155,6 +158,8 @@ def isolate_worker(keep_fd: int, seccomp_filter: bytes | None) -> tuple[Walls, i
     walls.note("no new processes (rlimit)", *_limit_processes())
     ok = _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
     walls.note("no-new-privs", ok, "set" if ok else "prctl failed")
+    ok = _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0  # no other worker may read its memory
+    walls.note("not dumpable", ok, "set" if ok else "prctl failed")
     walls.note("seccomp", *_load_seccomp(seccomp_filter))
     return walls, base_vm
 

@@ -5,7 +5,8 @@ enters an empty network namespace, and then serves its control socket (``SOCK_SE
 one JSON message a packet):
 
 - ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
-  ``{"op": "forked", "pid"}`` with the parent's end of the pair attached (``SCM_RIGHTS``).
+  ``{"op": "forked", "pid"}`` with the parent's end of the pair and a pidfd of the worker
+  attached (``SCM_RIGHTS``): in the jail the pid is this PID namespace's, the pidfd works anywhere.
 - ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode) so that later
   forks inherit the cached code.
 - It reports each worker's end as ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal).
@@ -27,7 +28,7 @@ from typing import Any
 
 from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
-from sandbox.process.isolation import build_seccomp_filter, enter_network_namespace
+from sandbox.process.isolation import build_seccomp_filter, isolate_zygote
 from sandbox.process.warmup import preload
 from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import decode, encode
@@ -45,7 +46,7 @@ class Zygote:
         rehearse()
         tempfile.gettempdir()  # found once here rather than probed by every worker
         self.seccomp_filter = build_seccomp_filter()
-        enter_network_namespace()
+        isolate_zygote()
         gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         signal.set_wakeup_fd(self.wake_write)
@@ -86,9 +87,13 @@ class Zygote:
                 exit_code = 0
             finally:
                 os._exit(exit_code)
+        pidfd = os.pidfd_open(pid)
         try:
-            socket.send_fds(self.control, [encode({"op": "forked", "pid": pid})], [parent_end.fileno()])
+            socket.send_fds(
+                self.control, [encode({"op": "forked", "pid": pid})], [parent_end.fileno(), pidfd]
+            )
         finally:
+            os.close(pidfd)
             parent_end.close()
             child_end.close()
 

