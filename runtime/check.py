@@ -15,11 +15,12 @@ from runtime.callbacks import hook_diagnostics, looks_like_hooks
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
+from sandbox.bridges.ces_types import CES_GLOBAL_NAMES
 from sandbox.language.compiler import policy_diagnostics
 from sandbox.wire import WallsMode
 
-INJECTED_GLOBALS = frozenset({"context", "tools", "ces_requests"})
-"""Names the runtime defines for every tool, so they are not undefined."""
+INJECTED_GLOBALS = CES_GLOBAL_NAMES
+"""Names the runtime defines for every tool and callback (CES's globals and classes), so they are not undefined."""
 
 _PYFLAKES_ERRORS: tuple[type[messages.Message], ...] = (
     messages.UndefinedName,

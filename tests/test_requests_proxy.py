@@ -12,7 +12,7 @@ from httpd import Handler, LocalServer, serve
 from runtime.egress import EgressPolicy
 from runtime.errors import BudgetExceeded
 from runtime.http import HttpBroker
-from sandbox.bridges.requests_proxy import CesRequests, make_ces_requests
+from sandbox.bridges.requests_proxy import Requests, make_ces_requests
 
 
 def echo(h: Handler) -> None:
@@ -37,7 +37,7 @@ def server() -> Iterator[LocalServer]:
         yield s
 
 
-def requests_for(server: LocalServer, **options: Any) -> CesRequests:
+def requests_for(server: LocalServer, **options: Any) -> Requests:
     """A ``ces_requests`` whose rpc runs the real broker in this process, one budget per 'call'."""
     broker = HttpBroker(EgressPolicy(allow_hosts=[server.allow]), **options)
     budget = broker.new_budget()
@@ -73,7 +73,7 @@ def test_other_verbs(server: LocalServer) -> None:
     assert ces_requests.delete(f"{server.url}/echo").json()["method"] == "DELETE"
     head = ces_requests.head(f"{server.url}/echo")
     assert head.status_code == 200 and head.content == b""
-    assert ces_requests.request("options", f"{server.url}/echo", timeout=(1, 1)).json()["method"] == "OPTIONS"
+    assert ces_requests.request("options", f"{server.url}/echo").json()["method"] == "OPTIONS"
 
 
 def test_text_and_binary_bodies(server: LocalServer) -> None:

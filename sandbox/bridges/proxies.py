@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
+from sandbox.bridges.ces_types import StatusError
 from sandbox.wire import Rpc, recv_frame, send_frame
 
 
@@ -146,7 +147,7 @@ class Context:
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
         set_slot = object.__setattr__
-        for name in self.__slots__:
+        for name in Context.__slots__:
             if name != "state":
                 set_slot(self, name, snapshot.get(name))
         set_slot(self, "state", State(snapshot.get("state") or {}))
@@ -158,11 +159,14 @@ class Context:
         raise AttributeError(f"context.{name} is read-only")
 
 
-class ToolCallError(Exception):
-    """A tool called through ``tools`` failed; tool code may catch it with ``except Exception``."""
+_STATUS_OF_KIND = {"invalid_arguments": 400, "not_found": 404, "policy": 403, "timeout": 504}
+
+
+class ToolCallError(StatusError):
+    """A tool called through ``tools`` failed: a CES ``StatusError`` (``except StatusError`` or ``Exception``)."""
 
     def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"{kind}: {message}")
+        super().__init__(f"{kind}: {message}", _STATUS_OF_KIND.get(kind, 500), kind)
         self.kind = kind
         self.message = message
 
@@ -199,39 +203,3 @@ class Tools:
             raise ToolCallError(exc.kind, exc.message) from None
         apply_state_delta(self._state, result.get("state_delta") or {})
         return result.get("output")
-
-
-class ToolInfo:
-    """The read-only ``tool`` argument of tool callbacks and fakes: its name and description."""
-
-    __slots__ = ("name", "description")
-    name: str
-    description: str
-
-    def __init__(self, name: str, description: str = "") -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "description", description)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("tool is read-only")
-
-    def __repr__(self) -> str:
-        return f"<tool {self.name}>"
-
-
-def hook_arguments(hook: dict[str, Any], context: Context) -> list[Any]:
-    """The positional arguments of a callback or fake: ``{"parameters": [...], "values": {...}}``.
-
-    ``callback_context`` is the call's ``context``; ``tool`` becomes a :class:`ToolInfo`; the
-    other parameters (``input``, ``tool_response``, ``llm_request``, ``llm_response``) are JSON.
-    """
-    values = hook.get("values") or {}
-    arguments: list[Any] = []
-    for name in hook["parameters"]:
-        if name == "callback_context":
-            arguments.append(context)
-        elif name == "tool":
-            arguments.append(ToolInfo(**values["tool"]))
-        else:
-            arguments.append(values.get(name))
-    return arguments

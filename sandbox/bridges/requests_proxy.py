@@ -141,8 +141,13 @@ def _translated(error: Exception) -> Exception:
     return error
 
 
-class CesRequests:
-    """The ``ces_requests`` global: ``get``/``post``/... plus the exception classes."""
+class Requests:
+    """The ``ces_requests`` global: ``get``/``post``/... plus the exception classes.
+
+    As in CES, every method funnels into ``Requests.request(method, url, params, data, headers,
+    json)``, which refuses other keyword arguments (``timeout=`` among them: the broker's own
+    timeout and the call's deadline apply).
+    """
 
     RequestException = RequestException
     HTTPError = HTTPError
@@ -166,7 +171,6 @@ class CesRequests:
         params: Any = None,
         data: Any = None,
         headers: Mapping[str, str] | None = None,
-        timeout: float | tuple[float, float] | None = None,
         json: Any = None,
     ) -> Response:
         """Send one request through the host broker and return its response."""
@@ -176,7 +180,6 @@ class CesRequests:
             "params": params,
             "json": json,
             "headers": dict(headers) if headers else None,
-            "timeout": list(timeout) if isinstance(timeout, tuple | list) else timeout,
         }
         if isinstance(data, bytes | bytearray):
             payload["data_b64"] = base64.b64encode(bytes(data)).decode("ascii")
@@ -217,6 +220,6 @@ class CesRequests:
         return self.request("DELETE", url, **kwargs)
 
 
-def make_ces_requests(rpc: Rpc) -> CesRequests:
+def make_ces_requests(rpc: Rpc) -> Requests:
     """The object the worker injects as the global ``ces_requests``."""
-    return CesRequests(rpc)
+    return Requests(rpc)

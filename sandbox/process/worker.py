@@ -1,12 +1,13 @@
 """The worker: isolates itself, then runs tool calls sent by the parent as JSON frames.
 
 One call: lower the rlimits to the call's limits, compile the source (cached by the zygote when
-the tool was warmed), build fresh restricted globals with ``context``, ``tools`` and
-``ces_requests``, call the entry function, and answer with a ``done`` frame. Every failure
+the tool was warmed), build fresh restricted globals with the CES runtime's names
+(``sandbox.bridges.ces_context``), call the entry function, and answer with a ``done`` frame. Every failure
 becomes a structured error whose line is the tool's own, never a host path.
 
 The result must be JSON: dicts, lists, tuples (sent as lists), strings, numbers, booleans and
-None as they are; pydantic models through ``model_dump(mode="json")``; sets as sorted lists;
+None as they are; the CES classes (``Part``, ``LlmResponse``, ...) as their JSON shape without
+None fields; other pydantic models through ``model_dump(mode="json")``; sets as sorted lists;
 dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
 """
 
@@ -32,8 +33,9 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.bridges.proxies import Context, RpcClient, Tools, hook_arguments, state_delta
-from sandbox.bridges.requests_proxy import make_ces_requests
+from sandbox.bridges.ces_context import ToolContext, ces_globals, hook_arguments
+from sandbox.bridges.ces_types import CesModel
+from sandbox.bridges.proxies import Context, RpcClient, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
@@ -79,7 +81,7 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
     output = OutputCapture(limits.output)
     try:
         apply_call_limits(limits, base_vm, reuse=reuse)
-        context = Context(job.get("context") or {})
+        context = ToolContext(job.get("context") or {})
         result = _call_entry(job, context, _bounded_rpc(rpc, limits), output)
         output_text = _result_text(result, limits.result_size)
         done = {
@@ -98,7 +100,7 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
 
 def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
     """Run a warm-up tool once, so that the pages a call touches are copied before the call."""
-    context = Context(job.get("context") or {"state": {"key": [1]}})
+    context = ToolContext(job.get("context") or {"state": {"key": [1]}})
     result = _call_entry(job, context, _no_rpc, OutputCapture(0))
     _result_text(result, 1024 * MiB)
     state_delta(context.state)
@@ -113,14 +115,10 @@ def compile_for(source: str, walls: object) -> CodeType:
     return compile_plain(source) if walls == "process" else compile_tool(source, filename=TOOL_FILENAME)
 
 
-def _call_entry(job: dict[str, Any], context: Context, rpc: Rpc, output: OutputCapture) -> Any:
+def _call_entry(job: dict[str, Any], context: ToolContext, rpc: Rpc, output: OutputCapture) -> Any:
     walls = job.get("walls")
     code = compile_for(job["source"], walls)
-    injected = {
-        "context": context,
-        "tools": Tools(rpc, context.state),
-        "ces_requests": make_ces_requests(rpc),
-    }
+    injected = ces_globals(context, rpc)
     namespace = (plain_globals if walls == "process" else build_globals)(injected=injected, output=output)
     exec(code, namespace)
     entry = job["entry"]
@@ -226,6 +224,8 @@ def _result_text(result: Any, limit: int) -> str:
 
 
 def _jsonable(value: object) -> Any:
+    if isinstance(value, CesModel):
+        return value.to_json()
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, set | frozenset):

@@ -1,0 +1,268 @@
+"""The globals of the CES Python runtime, as tool and callback code sees them inside a worker.
+
+``ces_globals(context, rpc)`` is the whole injected namespace: ``context`` (a :class:`ToolContext`),
+``tools`` and ``async_tools``, ``ces_requests``, the module-level ``get_variable`` /
+``set_variable`` / ``remove_variable``, and the classes of ``sandbox.bridges.ces_types``.
+``hook_arguments`` turns the host's JSON into the objects a callback or fake receives.
+
+Everything here is built on the proxies (``StateProxy``, the ``tools`` RPC): no host object
+reaches tool code, and what goes back to the host is JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from sandbox.bridges.ces_types import (
+    CES_CLASSES,
+    CesModel,
+    Content,
+    Event,
+    LlmRequest,
+    LlmResponse,
+    Part,
+    Tool,
+)
+from sandbox.bridges.proxies import Context, Tools
+from sandbox.bridges.requests_proxy import make_ces_requests
+from sandbox.wire import Rpc
+
+
+def _as_model(model: type[CesModel], value: Any) -> Any:
+    """``value`` read into ``model`` when it has that shape; unchanged (JSON) otherwise."""
+    if not isinstance(value, dict):
+        return value
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return value
+
+
+def _ces_event(event: Any) -> Any:
+    """A session event as a CES ``Event``; our ``{"set", "deleted"}`` delta becomes CES's flat one."""
+    if isinstance(event, dict):
+        actions = event.get("actions")
+        delta = actions.get("state_delta") if isinstance(actions, dict) else None
+        if isinstance(delta, dict) and set(delta) <= {"set", "deleted"} and "set" in delta:
+            flat = {**dict(delta.get("set") or {}), **dict.fromkeys(delta.get("deleted") or ())}
+            event = {**event, "actions": {**actions, "state_delta": flat}}
+    return _as_model(Event, event)
+
+
+class CallbackContext(Context):
+    """The CES context: identifiers, ``user_content`` (a :class:`Content`), ``events``, ``state``.
+
+    ``variables`` is the same mapping as ``state``. Writes go to the session like a tool's.
+    """
+
+    __slots__ = ("variables",)
+    variables: Any
+
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        super().__init__(snapshot)
+        set_slot = object.__setattr__
+        set_slot(self, "variables", self.state)
+        set_slot(self, "user_content", _as_model(Content, snapshot.get("user_content")))
+        set_slot(self, "events", [_ces_event(event) for event in snapshot.get("events") or ()])
+
+    def get_variable(self, key: str, default: Any = None) -> Any:
+        """The value of a session variable, or ``default``."""
+        return self.state.get(key, default)
+
+    def set_variable(self, key: str, value: Any) -> None:
+        """Set a session variable (written back when the call succeeds)."""
+        self.state[key] = value
+
+    def remove_variable(self, key: str) -> None:
+        """Remove a session variable; removing one that is not set does nothing."""
+        if key in self.state:
+            del self.state[key]
+
+    def get_last_user_input(self) -> list[Part]:
+        """All parts of the last run of consecutive user events; ``user_content``'s parts when none."""
+        parts = self._last_run(lambda event: event.is_user())
+        if parts:
+            return parts
+        content = self.user_content
+        return list(content.parts or []) if isinstance(content, Content) else []
+
+    def get_last_agent_output(self) -> list[Part]:
+        """All parts of the last run of consecutive agent events."""
+        return self._last_run(lambda event: event.is_agent())
+
+    def parts(self) -> list[Part]:
+        """The parts of every event, oldest first."""
+        return [part for event in self._events() for part in event.parts()]
+
+    def _events(self) -> list[Event]:
+        return [event for event in self.events if isinstance(event, Event)]
+
+    def _last_run(self, matches: Callable[[Event], bool]) -> list[Part]:
+        run: list[Event] = []
+        for event in reversed(self._events()):
+            if matches(event):
+                run.append(event)
+            elif run:
+                break
+        return [part for event in reversed(run) for part in event.parts()]
+
+
+class ToolContext(CallbackContext):
+    """The ``context`` global of a Python tool: a :class:`CallbackContext` with ``function_call_id``."""
+
+    __slots__ = ()
+
+
+class _ResponseMethods:
+    """What Google's samples call on a ``tools.<name>(...)`` result, beside using it as the value."""
+
+    status_code = 200
+    ok = True
+    reason = "OK"
+
+    def json(self) -> Any:
+        """The tool's result as plain JSON values."""
+        return json.loads(json.dumps(self))
+
+    @property
+    def text(self) -> str:
+        return self if isinstance(self, str) else json.dumps(self)
+
+    def raise_for_status(self) -> None:
+        """Nothing: a call that failed raised already (a ``StatusError``)."""
+
+
+class ToolResponse(_ResponseMethods, dict):  # type: ignore[type-arg]
+    """A tool's dict result: a dict, with ``.json()`` and ``.raise_for_status()``."""
+
+
+class ToolListResponse(_ResponseMethods, list):  # type: ignore[type-arg]
+    """A tool's list result, with the response methods."""
+
+
+class ToolTextResponse(_ResponseMethods, str):
+    """A tool's text result, with the response methods."""
+
+
+def tool_response(output: Any) -> Any:
+    """``output`` with the response methods when it is a dict, list or string; as it is otherwise."""
+    if isinstance(output, dict):
+        return ToolResponse(output)
+    if isinstance(output, list):
+        return ToolListResponse(output)
+    if isinstance(output, str):
+        return ToolTextResponse(output)
+    return output
+
+
+class CesTools(Tools):
+    """The ``tools`` global: ``tools.<name>({...})`` or ``tools.<name>(key=value)``; a response-like result."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def call_tool(arguments: dict[str, Any] | None = None, /, **keywords: Any) -> Any:
+            return tool_response(self._call(name, {**(arguments or {}), **keywords}))
+
+        call_tool.__name__ = name
+        return call_tool
+
+
+class ToolFuture:
+    """A call started through ``async_tools``: call it (or ``.result()``) for the result."""
+
+    __slots__ = ("_output", "_error")
+
+    def __init__(self, run: Callable[[], Any]) -> None:
+        self._output: Any = None
+        self._error: Exception | None = None
+        try:
+            self._output = run()
+        except Exception as error:  # delivered when the result is asked for, as CES does
+            self._error = error
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> Any:
+        if self._error is not None:
+            raise self._error
+        return self._output
+
+    __call__ = result
+
+
+class AsyncTools:
+    """The ``async_tools`` global: ``f = async_tools.<name>({...})`` starts a call, ``f()`` gives its result.
+
+    A worker makes one host call at a time, so the call runs when it is started; its failure is
+    raised when the result is asked for.
+    """
+
+    __slots__ = ("_tools",)
+
+    def __init__(self, tools: CesTools) -> None:
+        object.__setattr__(self, "_tools", tools)
+
+    def __getattr__(self, name: str) -> Callable[..., ToolFuture]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        call = getattr(self._tools, name)
+
+        def start(arguments: dict[str, Any] | None = None, /, **keywords: Any) -> ToolFuture:
+            return ToolFuture(lambda: call(arguments, **keywords))
+
+        start.__name__ = name
+        return start
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("async_tools is read-only")
+
+
+def ces_globals(context: ToolContext, rpc: Rpc) -> dict[str, Any]:
+    """Every name the CES runtime defines for tool and callback code, bound to this call."""
+    tools = CesTools(rpc, context.state)
+    return {
+        **CES_CLASSES,
+        "CallbackContext": CallbackContext,
+        "ToolContext": ToolContext,
+        "AsyncTools": AsyncTools,
+        "context": context,
+        "tools": tools,
+        "async_tools": AsyncTools(tools),
+        "ces_requests": make_ces_requests(rpc),
+        "get_variable": context.get_variable,
+        "set_variable": context.set_variable,
+        "remove_variable": context.remove_variable,
+    }
+
+
+def hook_arguments(hook: dict[str, Any], context: CallbackContext) -> list[Any]:
+    """The positional arguments of a callback or fake: ``{"parameters": [...], "values": {...}}``.
+
+    ``callback_context`` is the call's context, ``tool`` a :class:`Tool`, ``llm_request`` and
+    ``llm_response`` an :class:`LlmRequest` / :class:`LlmResponse`; ``input`` and
+    ``tool_response`` stay dicts, as in CES.
+    """
+    values = hook.get("values") or {}
+    arguments: list[Any] = []
+    for name in hook["parameters"]:
+        value = values.get(name)
+        if name == "callback_context":
+            arguments.append(context)
+        elif name == "tool":
+            arguments.append(Tool.model_validate(value or {}))
+        elif name == "llm_request":
+            arguments.append(_as_model(LlmRequest, value if value is not None else {}))
+        elif name == "llm_response":
+            arguments.append(_as_model(LlmResponse, value if value is not None else {}))
+        else:
+            arguments.append(value)
+    return arguments
