@@ -1,7 +1,8 @@
 """Every finding about one tool file: schema, docstring, undefined names (pyflakes), sandbox policy.
 
 A file that defines a callback or a fake (a function named ``*_callback`` or ``fake_*``) is
-checked for the callback names and signatures instead of a tool schema.
+checked for the callback names and signatures instead of a tool schema. Warnings with code
+``ces`` say where CES would behave differently (``runtime/ces_check.py``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,12 @@ from pyflakes import messages
 from pyflakes.checker import Checker
 
 from runtime.callbacks import hook_diagnostics, looks_like_hooks
+from runtime.ces_check import (
+    callback_return_warnings,
+    state_value_warnings,
+    tool_entry_warnings,
+    unnamed_callback_warnings,
+)
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
@@ -47,16 +54,27 @@ def check_source(source: str, *, walls: WallsMode = "all") -> list[Diagnostic]:
     except InvalidSource as error:
         return [_from_error(error, "syntax")]
     if looks_like_hooks(module):
-        diagnostics = hook_diagnostics(module)
+        diagnostics = hook_diagnostics(module) + callback_return_warnings(module)
     else:
-        try:
-            diagnostics = list(spec_from_module(module).diagnostics)
-        except InvalidSource as error:
-            diagnostics = [_from_error(error, "schema")]
+        diagnostics = _tool_diagnostics(module) + unnamed_callback_warnings(module)
+    diagnostics += state_value_warnings(module)
     diagnostics += pyflakes_diagnostics(module)
     if walls != "process":
         diagnostics += policy_diagnostics(source)
     return sorted(set(diagnostics), key=lambda d: (d.line, d.col, d.level, d.message))
+
+
+def _tool_diagnostics(module: ast.Module) -> list[Diagnostic]:
+    try:
+        spec = spec_from_module(module)
+    except InvalidSource as error:
+        return [_from_error(error, "schema")]
+    entries = [
+        node
+        for node in module.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.lineno == spec.lineno
+    ]
+    return list(spec.diagnostics) + [w for entry in entries for w in tool_entry_warnings(entry)]
 
 
 def pyflakes_diagnostics(module: ast.Module) -> list[Diagnostic]:

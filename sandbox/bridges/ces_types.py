@@ -24,6 +24,8 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from sandbox.language.guards import is_allowed_attribute
+
 
 class CesModel(BaseModel):
     """Base of the CES classes: keyword construction, camelCase aliases, dict-style reads."""
@@ -53,7 +55,11 @@ class CesModel(BaseModel):
         raise KeyError(key)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        setattr(self, self._field_for(key) or key, value)
+        # the key becomes an attribute name: held to the attribute rule (``part["__class__"] = ...``)
+        name = self._field_for(key) or key
+        if not is_allowed_attribute(name):
+            raise KeyError(f"key {key!r} is not allowed")
+        setattr(self, name, value)
 
     def __contains__(self, key: object) -> bool:
         try:
