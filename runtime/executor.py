@@ -119,24 +119,19 @@ class Executor:
     ) -> Outcome:
         """Run the ``kind`` callbacks (``before_agent``, ``after_model``, ...); the output is the replacement.
 
-        The first ``before_*`` callback that returns a dict wins; each ``after_*`` callback sees
-        the response as the previous one left it; None when none replaced anything.
+        As in CES, they run in registration order and the first that returns something ends the
+        chain; None when none replaced anything.
         """
         trail = Trail(snapshot)
-        response, replaced = llm_response, False
+        values = {"llm_request": llm_request, "llm_response": llm_response}
         try:
             for hook in list(self.hooks.get(kind, [])):
-                values = {"llm_request": llm_request, "llm_response": response}
                 replacement = self.run_hook(hook, values, trail, invocation)
-                if replacement is None:
-                    continue
-                replacement = replacement_dict(hook, replacement)
-                if kind.startswith("before_"):
-                    return trail.outcome(replacement)
-                response, replaced = replacement, True
+                if replacement is not None:
+                    return trail.outcome(replacement_dict(hook, replacement))
         except ToolpenError as error:
             return trail.failure(error)
-        return trail.outcome(response if replaced else None)
+        return trail.outcome(None)
 
     def limits_for(self, tool: Tool) -> Limits:
         """The limits a tool runs under: its own when it was registered with some, else the runtime's."""
@@ -175,8 +170,9 @@ class Executor:
             output = reply.output
         for hook in self.hooks.get("after_tool", []):
             replacement = self.run_hook(hook, {**values, "tool_response": output}, trail, invocation)
-            if replacement is not None:
+            if replacement is not None:  # as in CES, the first replacement ends the chain
                 output = replacement_dict(hook, replacement)
+                break
         return trail.outcome(output, faked=invocation.faked)
 
     def _fake(

@@ -237,9 +237,9 @@ class Runtime:
     ) -> ToolResult:
         """Run the ``before_agent`` / ``after_agent`` / ``before_model`` / ``after_model`` callbacks.
 
-        ``output`` is the replacement they chose (a dict), or None to carry on unchanged: the
-        first ``before_*`` callback that returns a dict wins; each ``after_*`` callback sees the
-        response as the previous one left it. State changes commit like a tool's.
+        ``output`` is the replacement they chose (a dict), or None to carry on unchanged: as in
+        CES, callbacks run in registration order and the first that returns something ends the
+        chain. State changes commit like a tool's.
         """
         if kind not in AGENT_CALLBACKS:
             raise InvalidArguments(f"run_callbacks takes one of {', '.join(AGENT_CALLBACKS)}, not {kind!r}")

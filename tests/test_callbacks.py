@@ -59,13 +59,22 @@ def test_before_tool_none_runs_the_tool_and_keeps_its_state(rt: Runtime) -> None
     assert rt.store.require_session("s").state == {"seen": ["set_flag"], "flag": "x"}
 
 
-def test_after_tool_callbacks_chain_in_registration_order(rt: Runtime) -> None:
+AFTER_PASS_THROUGH = """
+def after_tool_callback(tool, input, callback_context, tool_response):
+    callback_context.state["seen"] = [tool.name]
+    return None
+"""
+
+
+def test_after_tool_callbacks_run_in_order_until_one_replaces_the_result(rt: Runtime) -> None:
     rt.add_tool(SET_FLAG)
+    rt.add_callback(AFTER_PASS_THROUGH)
     rt.add_callback(after("first"))
     rt.add_callback(after("second"))
     result = rt.call("set_flag", {"value": "x"}, session_id="s")
-    assert result.output == {"flag": "x", "tags": ["first", "second"]}
-    assert rt.store.require_session("s").state["order"] == ["first", "second"]
+    assert result.output == {"flag": "x", "tags": ["first"]}
+    state = rt.store.require_session("s").state
+    assert state["order"] == ["first"] and state["seen"] == ["set_flag"]
 
 
 def test_a_failing_callback_rolls_everything_back(rt: Runtime) -> None:
@@ -113,7 +122,8 @@ def test_model_callbacks_for_hosts(rt: Runtime) -> None:
     assert session.events[-1].actions.state_delta == {"set": {"blocked_requests": 1}, "deleted": []}
 
 
-def test_after_model_callbacks_chain(rt: Runtime) -> None:
+def test_after_model_callbacks_stop_at_the_first_replacement(rt: Runtime) -> None:
+    rt.add_callback("def after_model_callback(callback_context, llm_response):\n    return None\n")
     for word in ("one", "two"):
         rt.add_callback(
             "def after_model_callback(callback_context, llm_response):\n"
@@ -121,7 +131,7 @@ def test_after_model_callbacks_chain(rt: Runtime) -> None:
         )
     response = {"content": {"role": "model", "parts": []}}
     result = rt.run_callbacks("after_model", llm_response=response)
-    assert [part["text"] for part in result.output["content"]["parts"]] == ["one", "two"]
+    assert [part["text"] for part in result.output["content"]["parts"]] == ["one"]
     assert rt.run_callbacks("after_agent").output is None
 
 
