@@ -11,6 +11,7 @@ call's events atomically, only when the call succeeds. A call that may touch ``a
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -143,13 +144,20 @@ class Runtime:
             raise InvalidSource("this source defines fakes: register it with add_fakes")
         return self._add_hooks(source, hooks)
 
-    def add_fakes(self, source: str) -> list[Hook]:
-        """Register fakes (``fake_tool_call`` / ``fake_<tool>``); only in a runtime made with ``enable_fakes``."""
+    def add_fakes(self, source: str, *, tool: str | None = None) -> list[Hook]:
+        """Register fakes (``fake_tool_call`` / ``fake_<tool>``); only in a runtime made with ``enable_fakes``.
+
+        With ``tool`` (a CES tool's ``toolFakeConfig``), ``fake_tool_call`` stands in for that tool only.
+        """
         if not self.enable_fakes:
             raise PolicyViolation("fakes are for local testing: create the Runtime with enable_fakes=True")
         hooks = parse_hooks(source)
         if any(hook.kind != "fake" for hook in hooks):
             raise InvalidSource("this source defines callbacks: register it with add_callback")
+        if tool is not None:
+            if any(hook.target not in (None, tool) for hook in hooks):
+                raise InvalidSource(f"the fakes of tool {tool!r} may only fake {tool!r}")
+            hooks = [replace(hook, target=tool) for hook in hooks]
         return self._add_hooks(source, hooks)
 
     def _add_hooks(self, source: str, hooks: list[Hook]) -> list[Hook]:
