@@ -1,8 +1,9 @@
-"""The CES runtime's globals and classes, as tool and callback code uses them, in real workers."""
+"""The CES runtime's globals and classes, as tool and callback code uses them, in real workers, under both walls."""
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterator
 
 import pytest
 
@@ -15,6 +16,13 @@ EVENTS = [
     {"author": "user", "content": {"role": "user", "parts": [{"text": "hi"}]}},
     {"author": "user", "content": {"role": "user", "parts": [{"text": "my order"}]}},
 ]
+
+
+@pytest.fixture(params=["all", "process"])
+def rt(request: pytest.FixtureRequest) -> Iterator[Runtime]:
+    """A runtime under both walls: CES code runs the same with and without the language wall."""
+    with Runtime(store="memory://", walls=request.param) as runtime:
+        yield runtime
 
 
 def tool(body: str, signature: str = "probe() -> object") -> str:
