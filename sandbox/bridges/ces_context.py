@@ -53,13 +53,17 @@ def _ces_event(event: Any) -> Any:
     return _as_model(Event, event)
 
 
+_SNAPSHOT_EVENTS = Context.__dict__["events"]
+"""The plain context's ``events`` slot: the snapshot's JSON events, converted only when read."""
+
+
 class CallbackContext(Context):
     """The CES context: identifiers, ``user_content`` (a :class:`Content`), ``events``, ``state``.
 
     ``variables`` is the same mapping as ``state``. Writes go to the session like a tool's.
     """
 
-    __slots__ = ("variables",)
+    __slots__ = ("variables", "_ces_events")
     variables: Any
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
@@ -67,7 +71,21 @@ class CallbackContext(Context):
         set_slot = object.__setattr__
         set_slot(self, "variables", self.state)
         set_slot(self, "user_content", _as_model(Content, snapshot.get("user_content")))
-        set_slot(self, "events", [_ces_event(event) for event in snapshot.get("events") or ()])
+        set_slot(self, "_ces_events", None)
+
+    @property  # type: ignore[override]
+    def events(self) -> list[Any]:
+        """The session's events as ``Event`` objects, read from the snapshot on first use."""
+        events = object.__getattribute__(self, "_ces_events")
+        if events is None:
+            events = [_ces_event(event) for event in _SNAPSHOT_EVENTS.__get__(self) or ()]
+            object.__setattr__(self, "_ces_events", events)
+        return events
+
+    @events.setter
+    def events(self, raw: Any) -> None:
+        # only the plain context's __init__ sets it (tool code meets Context.__setattr__ first)
+        _SNAPSHOT_EVENTS.__set__(self, raw)
 
     def get_variable(self, key: str, default: Any = None) -> Any:
         """The value of a session variable, or ``default``."""
