@@ -214,7 +214,7 @@ def _bounded_rpc(rpc: Rpc, limits: Limits) -> Rpc:
 
 def _result_text(result: Any, limit: int) -> str:
     try:
-        text = json.dumps(result, default=_jsonable, allow_nan=False, ensure_ascii=False)
+        text = json.dumps(result, default=jsonable, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise ToolFailed(f"the return value is not JSON: {exc}") from None
     size = len(text.encode())
@@ -223,7 +223,8 @@ def _result_text(result: Any, limit: int) -> str:
     return text
 
 
-def _jsonable(value: object) -> Any:
+def jsonable(value: object) -> Any:
+    """The JSON form of what a result may hold besides JSON types (the module docstring lists them)."""
     if isinstance(value, CesModel):
         return value.to_json()
     if isinstance(value, BaseModel):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import io
 import json
 import sys
@@ -19,9 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
-from sandbox.process.worker import bind_arguments
+from sandbox.process.worker import bind_arguments, jsonable
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 CALL_ID = "call-compat"
@@ -99,19 +96,5 @@ def run_in_cpython(tool: CorpusTool) -> Observed:
                 result = asyncio.run(result)
     finally:
         del sys.modules[module.__name__]
-    output = json.loads(json.dumps(result, default=_jsonable, allow_nan=False, ensure_ascii=False))
+    output = json.loads(json.dumps(result, default=jsonable, allow_nan=False, ensure_ascii=False))
     return Observed(output, json.loads(json.dumps(context.state)), printed.getvalue())
-
-
-def _jsonable(value: object) -> Any:
-    """The worker's documented conversions (docs/architecture.md, Pool)."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, set | frozenset):
-        try:
-            return sorted(value)
-        except TypeError:
-            return list(value)
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    raise TypeError(f"a {type(value).__name__} is not JSON")
