@@ -38,6 +38,10 @@ def test_no_function_is_an_error() -> None:
 
 
 ALLOWED = ", ".join(sorted(ALLOWED_MODULES))
+PROCESS_WALL = (
+    '(under --walls process, walls="process", tools import any installed module: '
+    "the whole standard library, numpy, protobuf)"
+)
 
 
 def test_all_kinds_of_findings_together_and_sorted() -> None:
@@ -60,7 +64,7 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
         2,
         "error",
         "policy",
-        f'import of module "os" is not allowed; tools may import: {ALLOWED}',
+        f'import of module "os" is not allowed; tools may import: {ALLOWED} {PROCESS_WALL}',
     ) in found
     assert (
         3,

@@ -251,7 +251,11 @@ _FUTURE_VIEW = ModuleView("__future__", {"annotations": importlib.import_module(
 def import_refusal(name: str) -> str:
     """Why ``import name`` is refused, and what may be imported instead."""
     allowed = ", ".join(sorted(ALLOWED_MODULES))
-    return f'import of module "{name}" is not allowed; tools may import: {allowed}'
+    return (
+        f'import of module "{name}" is not allowed; tools may import: {allowed} '
+        '(under --walls process, walls="process", tools import any installed module: the whole '
+        "standard library, numpy, protobuf)"
+    )
 
 
 def import_view(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import os
 import sys
 import types
 from typing import Any, TextIO
@@ -34,8 +35,15 @@ def compile_plain(source: str) -> types.CodeType:
         raise InvalidSource(f"line {line}: syntax error: {message}", line=line, col=col) from None
 
 
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""A worker cannot start threads (seccomp, RLIMIT_NPROC 0): numerical libraries such as numpy's
+BLAS, which start a thread pool when imported, are told to use the calling thread only."""
+
+
 def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict[str, Any]:
     """Fresh module globals: the real builtins, ``print`` into ``output``, and the injected names."""
+    for key, value in ONE_THREAD.items():
+        os.environ.setdefault(key, value)
     for name in injected:
         if name.startswith("_"):
             raise PolicyViolation(f"injected name {name!r} may not start with '_'")
