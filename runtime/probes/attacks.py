@@ -175,6 +175,21 @@ def probe(t):
         all_failed,
     ),
     Probe(
+        "leave files behind for the next call",
+        "files",
+        """
+def probe(t):
+    results = {}
+    name = "toolpen-probe-" + t["token"]
+    for folder in ("/tmp", ".", "/", "/var/tmp", "/dev/shm"):
+        attempt(results, "create in " + folder, lambda folder=folder: open(folder + "/" + name, "x").close())
+        attempt(results, "mkdir in " + folder, lambda folder=folder: os.mkdir(folder + "/" + name + "-dir"))
+    attempt(results, "write /proc/sys", lambda: open("/proc/sys/kernel/hostname", "w").write("changed"))
+    return results
+""",
+        all_failed,
+    ),
+    Probe(
         "link, rename and remove host files",
         "files",
         """
@@ -386,6 +401,19 @@ def probe(t):
         c.ptrace(17, victim, None, None)  # PTRACE_DETACH
     attempt(results, "ptrace attach", lambda: ptrace(16))
     attempt(results, "ptrace seize", lambda: ptrace(0x4206))
+    return results
+""",
+        all_failed,
+    ),
+    Probe(
+        "signal every process it can see",
+        "processes",
+        """
+def probe(t):
+    results = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) != os.getpid():
+            attempt(results, "signal 0 to pid " + name, lambda pid=int(name): os.kill(pid, 0))
     return results
 """,
         all_failed,
