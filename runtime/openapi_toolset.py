@@ -25,6 +25,7 @@ from openapi_spec_validator import validate
 from runtime.diagnostics import Diagnostic
 from runtime.errors import HttpFailed, InvalidArguments, InvalidSource
 from runtime.http import HttpBroker, HttpRequest, RequestBudget
+from runtime.redaction import Redactor
 from runtime.schema import ToolSpec
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
@@ -62,10 +63,8 @@ class Credentials:
         return f"Credentials(headers={sorted(self.headers)}, query={sorted(self.query)})"
 
     def redact(self, text: str) -> str:
-        """``text`` with every secret replaced by ``***``."""
-        for secret in self.secrets:
-            text = text.replace(secret, "***")
-        return text
+        """``text`` with every secret replaced by ``***``, however the server encoded it (``runtime/redaction.py``)."""
+        return Redactor(self.secrets)(text)
 
 
 @dataclass(frozen=True)
@@ -399,7 +398,7 @@ def _apply_scheme(
     scheme: dict[str, Any], secret: str, headers: dict[str, str], query: dict[str, str], secrets: list[str]
 ) -> None:
     """Add one security scheme's credential to the request parts, and each form it takes to ``secrets``."""
-    secrets.extend([secret, quote(secret, safe="")])
+    secrets.append(secret)
     kind = scheme.get("type")
     if kind == "apiKey":
         where, key = scheme.get("in"), scheme["name"]
