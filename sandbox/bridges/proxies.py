@@ -117,6 +117,17 @@ def state_delta(state: State) -> dict[str, Any]:
 _ABSENT = object()
 
 
+def state_after(state: State, delta: dict[str, Any]) -> dict[str, Any]:
+    """The state ``delta`` (as ``state_delta`` made it: plain JSON copies) leaves: the snapshot with it applied.
+
+    Built from the snapshot's copy and the delta's copies, never by reading the tool's values
+    again: a value of the tool's may serialize differently each time it is read.
+    """
+    after = {key: value for key, value in state._original.items() if key not in delta["deleted"]}
+    after.update(delta["set"])
+    return after
+
+
 def apply_state_delta(state: State, delta: dict[str, Any]) -> None:
     """Take in a nested tool's changes as if this tool had made them."""
     for key, value in (delta.get("set") or {}).items():

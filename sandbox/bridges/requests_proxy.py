@@ -76,6 +76,8 @@ FAILURE_CLASSES: dict[str, type[RequestException]] = {
 class Headers(Mapping[str, str]):
     """Response headers, read-only, with case-insensitive names."""
 
+    __slots__ = ("_items",)
+
     def __init__(self, items: Mapping[str, str]) -> None:
         self._items = {name.lower(): (name, str(value)) for name, value in items.items()}
 
@@ -93,7 +95,9 @@ class Headers(Mapping[str, str]):
 
 
 class Response:
-    """A finished HTTP response, built from the broker's JSON answer."""
+    """A finished HTTP response, built from the broker's JSON answer (slots: its methods stay its own)."""
+
+    __slots__ = ("status_code", "reason", "url", "headers", "encoding", "text", "content")
 
     def __init__(self, answer: Mapping[str, Any]) -> None:
         self.status_code: int = int(answer["status_code"])

@@ -17,11 +17,12 @@ import builtins
 import sys
 import types
 import typing
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pydantic
 
-from sandbox.language.guards import TOOL_MODULE_NAME, is_allowed_attribute, refuse, tool_code_on_stack
+from sandbox.language.guards import TOOL_MODULE_NAME, checks_apply, exact_str, is_allowed_attribute, refuse
 
 Problem = tuple[ast.AST, str]
 
@@ -174,59 +175,137 @@ def _is_namespace_value(value: Any) -> bool:
     return isinstance(value, ModuleView) or _is_type_value(value)
 
 
-def _resolve_checked(node: ast.expr, namespaces: list[Any]) -> None:
-    """Resolve the names and dotted names of ``node`` as ``eval`` would, refusing non-types."""
-    if isinstance(node, ast.Name | ast.Attribute):
-        value = _lookup(node, namespaces)
-        if value is not _MISSING and not _is_type_value(value):
-            refuse(f"annotation name {ast.unparse(node)!r} does not name a type")
-    elif isinstance(node, ast.Subscript) and _is_annotated(node.value) and isinstance(node.slice, ast.Tuple):
-        _resolve_checked(node.value, namespaces)
-        _resolve_checked(node.slice.elts[0], namespaces)
-        for metadata in node.slice.elts[1:]:
-            if isinstance(metadata, ast.Call) and _lookup(metadata.func, namespaces) is not pydantic.Field:
-                refuse(f"{ast.unparse(metadata.func)!r} in Annotated metadata is not pydantic's Field")
-    elif isinstance(node, ast.Subscript):
-        _resolve_checked(node.value, namespaces)
-        if not _is_literal(node.value):
-            _resolve_checked(node.slice, namespaces)
-    elif isinstance(node, ast.BinOp):
-        _resolve_checked(node.left, namespaces)
-        _resolve_checked(node.right, namespaces)
-    elif isinstance(node, ast.Tuple | ast.List):
-        for element in node.elts:
-            _resolve_checked(element, namespaces)
-    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-        _resolve_checked(ast.parse(node.value.strip(), mode="eval").body, namespaces)
+class CheckedNamespace(Mapping[str, Any]):
+    """The only namespace an annotation is ``eval``-ed in: names resolved once, through the rules.
+
+    A name (or a dotted name, which the evaluated code asks for as one key) is looked up once in
+    the namespaces the caller gave (``localns``, ``globalns``, then its builtins), walked through
+    module views and types only, and must name a type, a typing construct, a module view or
+    pydantic's ``Field``. The ``eval`` itself gets a fresh ``{"__builtins__": {}}`` as globals: no
+    namespace from tool code reaches ``eval``, so ``eval`` never fills one with the real builtins.
+    """
+
+    def __init__(self, namespaces: list[Any]) -> None:
+        self._namespaces = namespaces
+        self._found: dict[str, Any] = {}
+
+    def raw(self, key: str) -> Any:
+        """What ``key`` names (``_MISSING`` if nothing), looked up once and remembered."""
+        if key not in self._found:
+            self._found[key] = self._resolve(key)
+        return self._found[key]
+
+    def _resolve(self, key: str) -> Any:
+        first, *attributes = key.split(".")
+        value = _MISSING
+        for namespace in self._namespaces:
+            if namespace is not None and first in namespace:
+                value = namespace[first]
+                break
+        path = first
+        for attribute in attributes:
+            if value is _MISSING:
+                break
+            if not _is_namespace_value(value) or not is_allowed_attribute(attribute):
+                refuse(f"annotation name {path!r} is not a type or module")
+            value = getattr(value, attribute, _MISSING)
+            path += "." + attribute
+        return value
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.raw(exact_str(key))
+        if value is _MISSING:
+            raise KeyError(key)
+        if not (_is_namespace_value(value) or value is pydantic.Field):
+            refuse(f"annotation name {key!r} does not name a type")
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([key for key, value in self._found.items() if value is not _MISSING])
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
 
 
 _MISSING = object()
 
 
-def _lookup(node: ast.expr, namespaces: list[Any]) -> Any:
+def _dotted(node: ast.expr) -> str | None:
+    """``"a.b.c"`` for a name or a chain of attributes on a name, else None."""
     if isinstance(node, ast.Name):
-        for namespace in namespaces:
-            if namespace is not None and node.id in namespace:
-                return namespace[node.id]
-        return _MISSING
-    assert isinstance(node, ast.Attribute)
-    base = _lookup(node.value, namespaces)
-    if base is _MISSING:
-        return _MISSING
-    if not _is_namespace_value(base):
-        refuse(f"annotation name {ast.unparse(node.value)!r} is not a type or module")
-    return getattr(base, node.attr, _MISSING)
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
 
 
-def _evaluation_namespaces(globalns: Any, localns: Any) -> list[Any]:
+class _DottedNames(ast.NodeTransformer):
+    """Turns ``a.b.c`` into one name ``"a.b.c"`` (resolved by ``CheckedNamespace``), except inside ``Literal[...]``."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        dotted = _dotted(node)
+        return ast.copy_location(ast.Name(dotted, ast.Load()), node) if dotted else self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if _is_literal(node.value):
+            node.value = self.visit(node.value)
+            return node
+        return self.generic_visit(node)
+
+
+def _evaluation_code(text: str) -> types.CodeType:
+    tree = ast.parse(text.strip(), mode="eval")
+    return compile(ast.fix_missing_locations(_DottedNames().visit(tree)), "<annotation>", "eval")
+
+
+def _check_resolved(node: ast.expr, names: CheckedNamespace) -> None:
+    """Resolve the names of ``node`` as the evaluation will, refusing non-types and fake ``Field``s."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        key = _dotted(node)
+        if key is not None and names.raw(key) is not _MISSING:
+            names[key]
+    elif isinstance(node, ast.Subscript) and _is_annotated(node.value) and isinstance(node.slice, ast.Tuple):
+        _check_resolved(node.value, names)
+        _check_resolved(node.slice.elts[0], names)
+        for metadata in node.slice.elts[1:]:
+            if isinstance(metadata, ast.Call):
+                key = _dotted(metadata.func)
+                if key is None or names.raw(key) is not pydantic.Field:
+                    refuse(f"{ast.unparse(metadata.func)!r} in Annotated metadata is not pydantic's Field")
+    elif isinstance(node, ast.Subscript):
+        _check_resolved(node.value, names)
+        if not _is_literal(node.value):
+            _check_resolved(node.slice, names)
+    elif isinstance(node, ast.BinOp):
+        _check_resolved(node.left, names)
+        _check_resolved(node.right, names)
+    elif isinstance(node, ast.Tuple | ast.List):
+        for element in node.elts:
+            _check_resolved(element, names)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        _check_resolved(ast.parse(node.value.strip(), mode="eval").body, names)
+
+
+def _checked_namespace(globalns: Any, localns: Any, module: str | None) -> CheckedNamespace:
+    """The ``CheckedNamespace`` over what the caller passed (an inner evaluation reuses the outer one)."""
+    if isinstance(localns, CheckedNamespace):
+        return localns
+    if module is not None:
+        if module != TOOL_MODULE_NAME or module not in sys.modules:
+            refuse(f"annotations of tool code cannot be evaluated in module {module!r}")
+        globalns = vars(sys.modules[module])
     for namespace in (globalns, localns):
-        module = _module_of_namespace(namespace)
-        if module is not None and module.__name__ != TOOL_MODULE_NAME:
-            refuse(f"annotations of tool code cannot be evaluated in module {module.__name__!r}")
-    globalns = {} if globalns is None else globalns
-    scope = globalns.get("__builtins__", builtins.__dict__) if isinstance(globalns, dict) else None
+        found = _module_of_namespace(namespace)
+        if found is not None and found.__name__ != TOOL_MODULE_NAME:
+            refuse(f"annotations of tool code cannot be evaluated in module {found.__name__!r}")
+    if globalns is None:
+        globalns, localns = localns, None
+    scope = (
+        globalns.get("__builtins__", builtins.__dict__) if isinstance(globalns, dict) else builtins.__dict__
+    )
     scope = vars(scope) if isinstance(scope, types.ModuleType) else scope
-    return [localns, globalns, scope]
+    return CheckedNamespace([localns, globalns, scope])
 
 
 def _module_of_namespace(namespace: Any) -> types.ModuleType | None:
@@ -241,11 +320,13 @@ _hook_installed = False
 
 
 def install_forward_ref_hook() -> None:
-    """Make ``typing.ForwardRef`` refuse, for tool code, anything but a plain type expression.
+    """Make ``typing.ForwardRef`` hold every annotation string to the plain-type rule, and evaluate it itself.
 
-    Construction checks the string; evaluation refuses real module namespaces (a class whose
-    ``__module__`` names a host module) and names that resolve to anything but types.
-    Idempotent.
+    Construction copies the string to an exact ``str`` and checks it. Evaluation (what
+    ``get_type_hints``, ``typing._eval_type`` and pydantic all end in) runs code compiled here from
+    the checked string, with a fresh ``{"__builtins__": {}}`` as globals and a ``CheckedNamespace``
+    over the caller's namespaces as locals. In a worker this holds always (``guards.arm_checks``),
+    elsewhere while tool code is on the stack. Idempotent.
     """
     global _hook_installed
     if _hook_installed:
@@ -254,9 +335,10 @@ def install_forward_ref_hook() -> None:
     original_init = forward_ref.__init__
     original_evaluate = forward_ref._evaluate  # type: ignore[attr-defined]
 
-    def checked_init(self: typing.ForwardRef, arg: str, *args: Any, **kwargs: Any) -> None:
-        if tool_code_on_stack():
-            problem = string_annotation_problem(arg) if isinstance(arg, str) else None
+    def checked_init(self: typing.ForwardRef, arg: Any, *args: Any, **kwargs: Any) -> None:
+        if checks_apply():
+            arg = exact_str(arg, "an annotation")
+            problem = string_annotation_problem(arg)
             if problem:
                 refuse(problem)
             module = kwargs.get("module", args[1] if len(args) >= 2 else None)
@@ -267,14 +349,20 @@ def install_forward_ref_hook() -> None:
     def checked_evaluate(
         self: typing.ForwardRef, globalns: Any, localns: Any, *args: Any, **kwargs: Any
     ) -> Any:
-        if tool_code_on_stack():
-            text = self.__forward_arg__
-            problem = string_annotation_problem(text)
-            if problem:
-                refuse(problem)
-            tree = ast.parse(text.strip(), mode="eval").body
-            _resolve_checked(tree, _evaluation_namespaces(globalns, localns))
-        return original_evaluate(self, globalns, localns, *args, **kwargs)
+        if not checks_apply():
+            return original_evaluate(self, globalns, localns, *args, **kwargs)
+        text = exact_str(self.__forward_arg__, "an annotation")
+        problem = string_annotation_problem(text)
+        if problem:
+            refuse(problem)
+        names = _checked_namespace(globalns, localns, self.__forward_module__)
+        _check_resolved(ast.parse(text.strip(), mode="eval").body, names)
+        code, module = self.__forward_code__, self.__forward_module__
+        self.__forward_code__, self.__forward_module__ = _evaluation_code(text), None
+        try:
+            return original_evaluate(self, {"__builtins__": {}}, names, *args, **kwargs)
+        finally:
+            self.__forward_code__, self.__forward_module__ = code, module
 
     forward_ref.__init__ = checked_init  # type: ignore[method-assign]
     forward_ref._evaluate = checked_evaluate  # type: ignore[attr-defined]

@@ -3,27 +3,54 @@
 ``enum.Enum("E", [("__reduce_ex__", f)])`` sets an attribute that a class statement in tool
 code may not define, and ``module=`` makes the class claim another module (whose namespace
 ``typing.get_type_hints`` would then evaluate annotations in). ``install_enum_hook`` makes the
-functional API refuse both while tool code is on the stack; host code keeps the API as it is.
+functional API refuse both (always in a worker, elsewhere while tool code is on the stack), on
+one copy of the names it reads once; host code outside a worker keeps the API as it is.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from sandbox.language.guards import is_allowed_attribute, refuse, tool_code_on_stack
+from sandbox.language.guards import checks_apply, exact_str, is_allowed_attribute, refuse
 
 _hook_installed = False
 
 
-def _member_names(names: Any) -> Iterable[object]:
-    """The names in every form the functional API takes: "A B", "A,B", names, pairs, a mapping."""
+def _materialized(names: Any) -> str | list[Any]:
+    """The members in every form the functional API takes ("A B", "A,B", names, pairs, a mapping), read once.
+
+    The API reads ``names`` again after any check; a tool's iterable, mapping or pair could answer
+    differently the second time. So the check and ``Enum`` both use this one copy, whose names
+    are exact ``str``s.
+    """
     if isinstance(names, str):
-        return names.replace(",", " ").split()
+        return exact_str(names)
     if isinstance(names, Mapping):
-        return list(names)
-    return [item if isinstance(item, str) else item[0] for item in names]
+        return [(_member_name(key), names[key]) for key in list(names)]
+    members: list[Any] = []
+    for item in list(names):
+        if isinstance(item, str):
+            members.append(_member_name(item))
+        else:
+            name, value = item
+            members.append((_member_name(name), value))
+    return members
+
+
+def _member_name(name: object) -> str:
+    if not isinstance(name, str):
+        refuse(f"enum member name {name!r} is not allowed")
+    name = exact_str(name)
+    if not is_allowed_attribute(name):
+        refuse(f"enum member name {name!r} is not allowed")
+    return name
+
+
+def _checked_string(names: str) -> None:
+    for name in names.replace(",", " ").split():
+        _member_name(name)
 
 
 def install_enum_hook() -> None:
@@ -36,12 +63,13 @@ def install_enum_hook() -> None:
     def checked_create(
         cls: Any, class_name: str, names: Any, *, module: Any = None, qualname: Any = None, **kwargs: Any
     ) -> Any:
-        if tool_code_on_stack():
+        if checks_apply():
             if module is not None or qualname is not None:
                 refuse("Enum(..., module=, qualname=) is not allowed: an enum belongs to the tool")
-            for name in _member_names(names):
-                if not isinstance(name, str) or not is_allowed_attribute(name):
-                    refuse(f"enum member name {name!r} is not allowed")
+            class_name = exact_str(class_name, "an enum name")
+            names = _materialized(names)
+            if isinstance(names, str):
+                _checked_string(names)
         return original(cls, class_name, names, module=module, qualname=qualname, **kwargs)
 
     enum.EnumType._create_ = checked_create  # type: ignore[method-assign]

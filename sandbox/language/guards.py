@@ -9,6 +9,8 @@ type check and a builtin call.
 
 from __future__ import annotations
 
+import abc
+import copy
 import dataclasses
 import enum
 import functools
@@ -224,8 +226,23 @@ def is_allowed_attribute(name: object) -> bool:
     return type(name) is str and not name.startswith("_") and name not in BLOCKED_ATTRIBUTES
 
 
-def tool_code_on_stack() -> bool:
-    """True when tool code is running below the caller, and not through a host module being imported."""
+_armed = False
+
+
+def arm_checks() -> None:
+    """Apply the run-time checks to everything this process does from now on (the worker, once).
+
+    The hooks that hold typing, pydantic and Enum to the attribute rule run inside host code
+    (pydantic builds a deferred validator while the worker serializes a result; a forward reference
+    is evaluated after the tool returned). In a worker everything after its first tool code is
+    tool-driven, so the checks must not depend on a tool frame being on the stack.
+    """
+    global _armed
+    _armed = True
+
+
+def checks_apply() -> bool:
+    """True while tool code is on the stack, and in an armed worker unless a host module is being imported."""
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
@@ -233,7 +250,19 @@ def tool_code_on_stack() -> bool:
         if frame.f_code.co_filename.startswith("<frozen importlib"):
             return False
         frame = frame.f_back
-    return False
+    return _armed
+
+
+def exact_str(value: object, what: str = "a name") -> str:
+    """``value`` as an exact ``str`` with the same characters, or a refusal.
+
+    A ``str`` subclass may redefine ``__eq__``, ``__hash__``, ``startswith`` or ``__str__`` so that
+    the name a guard checks is not the name CPython uses; ``str.__str__`` copies the characters
+    CPython itself reads into a plain ``str`` (and returns an exact ``str`` unchanged).
+    """
+    if not isinstance(value, str):
+        refuse(f"{what} must be a string, not {type(value).__name__}")
+    return str.__str__(value)
 
 
 def refuse(message: str) -> NoReturn:
@@ -482,13 +511,18 @@ def augmented_item(obj: Any, key: Any, op: str, value: Any) -> None:
 
 
 def guarded_apply(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """``f(*args, **kwargs)`` from tool code: keyword names may not start with ``_``."""
-    for key in kwargs:
-        if key.startswith("_"):
+    """``f(*args, **kwargs)`` from tool code: keyword names, copied to exact ``str``, may not start with ``_``."""
+    keywords: dict[str, Any] = {}
+    for key, value in kwargs.items():
+        name = exact_str(key, "a keyword argument name")
+        if name.startswith("_"):
             refuse(
-                f"keyword argument {key!r} is not allowed: names starting with _ reach internal parameters; use public ones"
+                f"keyword argument {name!r} is not allowed: names starting with _ reach internal parameters; use public ones"
             )
-    return function(*args, **kwargs)
+        if name in keywords:
+            raise TypeError(f"got multiple values for keyword argument {name!r}")
+        keywords[name] = value
+    return function(*args, **keywords)
 
 
 def guarded_dir(obj: Any) -> list[str]:
@@ -580,12 +614,12 @@ _SAFE_FORMATTER = SafeFormatter()
 
 def safe_format(template: str, /, *args: Any, **kwargs: Any) -> str:
     """``template.format(*args, **kwargs)`` with guarded field lookups."""
-    return _SAFE_FORMATTER.vformat(str(template), args, kwargs)
+    return _SAFE_FORMATTER.vformat(exact_str(template, "a format string"), args, kwargs)
 
 
 def safe_format_map(template: str, mapping: Any, /) -> str:
     """``template.format_map(mapping)`` with guarded field lookups."""
-    return _SAFE_FORMATTER.vformat(str(template), (), mapping)
+    return _SAFE_FORMATTER.vformat(exact_str(template, "a format string"), (), mapping)
 
 
 def _safe_format_method(obj: Any, name: str) -> Callable[..., str]:
@@ -669,3 +703,107 @@ def guarded_wraps(
         return guarded_update_wrapper(wrapper, wrapped)
 
     return decorate
+
+
+def is_tool_owned(obj: object) -> bool:
+    """True for the tool's own classes and functions (and methods wrapping its functions)."""
+    if isinstance(obj, classmethod | staticmethod):
+        obj = obj.__func__
+    elif isinstance(obj, property):
+        obj = obj.fget
+    if isinstance(obj, types.FunctionType):
+        return obj.__globals__.get("__name__") == TOOL_MODULE_NAME
+    return is_tool_class(obj)
+
+
+def _own(obj: Any, helper: str) -> Any:
+    if not is_tool_owned(obj):
+        refuse(
+            f"{helper}() changes what it is given: it applies only to classes and functions the tool defines"
+        )
+    return obj
+
+
+def _own_class(cls: Any, helper: str) -> Any:
+    if not is_tool_class(cls):
+        refuse(f"{helper}() changes the class it is given: it applies only to classes the tool defines")
+    return cls
+
+
+def _class_decorator(original: Callable[[Any], Any], helper: str) -> Callable[[Any], Any]:
+    """``original(cls)``, which changes ``cls``, for the tool's own classes only."""
+
+    def decorate(cls: Any, /) -> Any:
+        return original(_own_class(cls, helper))
+
+    decorate.__name__ = decorate.__qualname__ = original.__name__
+    decorate.__doc__ = original.__doc__
+    return decorate
+
+
+def dataclass(cls: Any = None, /, **options: Any) -> Any:
+    """``dataclasses.dataclass`` (bare or with options) for the tool's own classes only."""
+    if cls is None:
+        return lambda cls: dataclass(cls, **options)
+    return dataclasses.dataclass(_own_class(cls, "dataclasses.dataclass"), **options)
+
+
+def _owned_decorator(original: Callable[..., Any], helper: str) -> Callable[..., Any]:
+    """``original(obj)`` that sets attributes on ``obj``, for the tool's own classes and functions only."""
+
+    def decorate(obj: Any) -> Any:
+        return original(_own(obj, helper))
+
+    decorate.__name__ = decorate.__qualname__ = original.__name__
+    decorate.__doc__ = original.__doc__
+    return decorate
+
+
+def dataclass_replace(obj: Any, /, **changes: Any) -> Any:
+    """``dataclasses.replace`` for instances of the tool's own dataclasses."""
+    _own_class(type(obj), "dataclasses.replace")
+    return dataclasses.replace(obj, **changes)
+
+
+def dataclass_transform(**options: Any) -> Callable[[Any], Any]:
+    """``typing.dataclass_transform(...)``, whose decorator marks only the tool's own classes and functions."""
+    return _owned_decorator(typing.dataclass_transform(**options), "typing.dataclass_transform")
+
+
+CLASS_HELPERS: dict[str, dict[str, Callable[..., Any]]] = {
+    "dataclasses": {
+        "dataclass": dataclass,
+        "replace": dataclass_replace,
+    },
+    "functools": {"total_ordering": _class_decorator(functools.total_ordering, "functools.total_ordering")},
+    "enum": {"unique": _class_decorator(enum.unique, "enum.unique")},
+    "typing": {
+        "runtime_checkable": _class_decorator(typing.runtime_checkable, "typing.runtime_checkable"),
+        "final": _owned_decorator(typing.final, "typing.final"),
+        "no_type_check": _owned_decorator(typing.no_type_check, "typing.no_type_check"),
+        "dataclass_transform": dataclass_transform,
+    },
+    "abc": {
+        "abstractmethod": _owned_decorator(abc.abstractmethod, "abc.abstractmethod"),
+        "update_abstractmethods": _class_decorator(abc.update_abstractmethods, "abc.update_abstractmethods"),
+    },
+}
+"""Module members that change the class or function they are given: the tool's own only (module views)."""
+
+
+def guarded_deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
+    """``copy.deepcopy`` whose memo never reaches tool code with host internals in it.
+
+    The memo ends up holding a copy of every object the copy went through, private attributes of
+    host objects included, and (under ``id(memo)``) the originals. The copy here runs on a memo of
+    its own, seeded from the tool's; the tool's memo only learns ``memo[id(value)]`` (and keeps
+    ``value``, which the tool passed, alive under ``id(memo)`` as ``deepcopy`` does).
+    """
+    if memo is None:
+        return copy.deepcopy(value)
+    private = dict(memo)
+    private.pop(id(memo), None)
+    result = copy.deepcopy(value, private)
+    memo[id(value)] = result
+    memo.setdefault(id(memo), []).append(value)
+    return result

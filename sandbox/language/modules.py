@@ -162,9 +162,23 @@ _LEFT_OUT: dict[str, dict[str, str]] = {
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
     # the real ones copy and write attributes named by strings, module globals included
-    "functools": {"wraps": guards.guarded_wraps, "update_wrapper": guards.guarded_update_wrapper},
-    # get_origin(Type[int]) is the real ``type``, a class factory
-    "typing": {"get_origin": guards.guarded_get_origin, "get_args": guards.guarded_get_args},
+    "functools": {
+        "wraps": guards.guarded_wraps,
+        "update_wrapper": guards.guarded_update_wrapper,
+        **guards.CLASS_HELPERS["functools"],
+    },
+    # get_origin(Type[int]) is the real ``type``, a class factory; the class-changing helpers
+    # (dataclass, final, runtime_checkable, ...) apply to the tool's own classes only
+    "typing": {
+        "get_origin": guards.guarded_get_origin,
+        "get_args": guards.guarded_get_args,
+        **guards.CLASS_HELPERS["typing"],
+    },
+    # a memo passed in would come back holding copies, and originals, of host objects' internals
+    "copy": {"deepcopy": guards.guarded_deepcopy},
+    **{
+        name: helpers for name, helpers in guards.CLASS_HELPERS.items() if name not in ("typing", "functools")
+    },
 }
 _UNSHAREABLE_KINDS = (types.ModuleType, dict, list, set, bytearray)
 

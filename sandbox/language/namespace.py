@@ -187,8 +187,14 @@ def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
     return namespace
 
 
-def install_process_hooks() -> None:
-    """Once per process before tool code runs: the ``typing.ForwardRef``, pydantic and enum hooks. Idempotent."""
+def install_process_hooks(*, worker: bool = False) -> None:
+    """Once per process before tool code runs: the ``typing.ForwardRef``, pydantic and enum hooks. Idempotent.
+
+    In a ``worker`` (a zygote and what it forks) the hooks' checks then apply to everything the
+    process does, not only while tool code is on the stack (``guards.arm_checks``).
+    """
+    if worker:
+        guards.arm_checks()
     install_forward_ref_hook()
     install_pydantic_hook()
     install_enum_hook()

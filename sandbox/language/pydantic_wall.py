@@ -7,18 +7,29 @@ input's attributes named by its field names and validation aliases (``Field(vali
 ``Field``). Those ``getattr`` calls never meet ``guarded_getattr``, so an alias such as
 ``AliasPath("request", "__globals__")`` on ``ces_requests`` handed tool code the worker's real
 module globals and builtins. The only place every such name is final is the core schema a
-validator is built from: ``install_pydantic_hook`` checks it whenever tool code builds a
-validator, and ``guards.guarded_type`` keeps the ``SchemaValidator``/``SchemaSerializer`` classes
-(which take a raw core schema) away from tool code.
+validator or serializer is built from: ``install_pydantic_hook`` checks it at every build (in a
+worker always, so a deferred build after the tool returned is checked too), copies of built ones
+are the objects themselves (a copy would rebuild one from its schema), and ``guards.guarded_type``
+keeps the ``SchemaValidator``/``SchemaSerializer`` classes (which take a raw core schema) away from
+tool code.
 """
 
 from __future__ import annotations
 
+import copy
+import importlib
 from typing import Any
 
-from sandbox.language.guards import is_allowed_attribute, refuse, tool_code_on_stack
+import pydantic_core
+
+from sandbox.language.guards import checks_apply, is_allowed_attribute, refuse
 
 _FIELD_HOLDERS = ("model-fields", "typed-dict")
+_SERIALIZER_MODULES = (
+    "pydantic.type_adapter",
+    "pydantic._internal._model_construction",
+    "pydantic._internal._dataclasses",
+)
 
 
 def _check_name(name: object, what: str) -> None:
@@ -26,10 +37,22 @@ def _check_name(name: object, what: str) -> None:
         refuse(f"pydantic {what} {name!r} is not allowed: it would read a private attribute")
 
 
+def _items(node: Any) -> list[Any]:
+    """What pydantic-core reads of a list, tuple or dict (its values): the storage, never an overridden method."""
+    kind = type(node)
+    if issubclass(kind, dict):
+        return list(dict.values(node))
+    if issubclass(kind, list):
+        return list(list.__iter__(node))
+    if issubclass(kind, tuple):
+        return list(tuple.__iter__(node))
+    return []
+
+
 def _check_alias(alias: Any) -> None:
     """``str``, a path ``[str | int, ...]`` or choices ``[[str | int, ...], ...]``; strings are attribute names."""
-    if isinstance(alias, list | tuple):
-        for part in alias:
+    if issubclass(type(alias), list | tuple):
+        for part in _items(alias):
             _check_alias(part)
     else:
         _check_name(alias, "alias")
@@ -42,7 +65,11 @@ def _check_field_name(name: object) -> None:
 
 
 def check_core_schema(schema: Any) -> None:
-    """Refuse a core schema whose field names or validation aliases name attributes tool code may not read."""
+    """Refuse a core schema with field names, computed fields or validation aliases that name attributes tool code may not read.
+
+    The walk reads the schema as pydantic-core does (dict and list storage, ``type`` as an exact
+    ``str``), so no method of a tool's subclass runs and what is checked is what is built.
+    """
     stack = [schema]
     seen: set[int] = set()
     while stack:
@@ -50,37 +77,57 @@ def check_core_schema(schema: Any) -> None:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, dict):
-            kind = node.get("type")
-            if kind in _FIELD_HOLDERS and isinstance(node.get("fields"), dict):
-                for name in node["fields"]:
+        if issubclass(type(node), dict):
+            kind = dict.get(node, "type")
+            kind = kind if type(kind) is str else None
+            fields = dict.get(node, "fields")
+            if kind in _FIELD_HOLDERS and issubclass(type(fields), dict):
+                for name in list(dict.__iter__(fields)):
                     _check_field_name(name)
             if kind == "dataclass-field":
-                _check_field_name(node.get("name"))
-            if "validation_alias" in node:
-                _check_alias(node["validation_alias"])
-            stack.extend(node.values())
-        elif isinstance(node, list | tuple):
-            stack.extend(node)
+                _check_field_name(dict.get(node, "name"))
+            if kind == "computed-field":
+                _check_field_name(dict.get(node, "property_name"))
+            if dict.__contains__(node, "validation_alias"):
+                _check_alias(dict.get(node, "validation_alias"))
+        stack.extend(_items(node))
 
 
 _hook_installed = False
 
 
 def install_pydantic_hook() -> None:
-    """Route every validator pydantic builds through ``check_core_schema`` when tool code builds it. Idempotent."""
+    """Check every validator and serializer pydantic builds, and never rebuild one by copying. Idempotent.
+
+    Validators and serializers are checked with ``check_core_schema`` always in a worker (the
+    worker may build a deferred one while it serializes a result), elsewhere while tool code is on
+    the stack. ``copy``/``deepcopy`` of a pydantic-core ``SchemaValidator``/``SchemaSerializer``
+    would rebuild it from its schema (``__reduce__``) past the check: both are immutable, so a copy
+    is the object itself.
+    """
     global _hook_installed
     if _hook_installed:
         return
     from pydantic.plugin import _schema_validator
 
-    original = _schema_validator.SchemaValidator
+    original_validator = _schema_validator.SchemaValidator
+    original_serializer = pydantic_core.SchemaSerializer
 
     def checked_schema_validator(schema: Any, config: Any = None, **kwargs: Any) -> Any:
-        if tool_code_on_stack():
+        if checks_apply():
             check_core_schema(schema)
-        return original(schema, config, **kwargs)
+        return original_validator(schema, config, **kwargs)
+
+    def checked_schema_serializer(schema: Any, config: Any = None, **kwargs: Any) -> Any:
+        if checks_apply():
+            check_core_schema(schema)
+        return original_serializer(schema, config, **kwargs)
 
     # create_schema_validator and PluggableSchemaValidator look the name up in their module at call time.
     _schema_validator.SchemaValidator = checked_schema_validator  # type: ignore[misc,assignment]
+    for name in _SERIALIZER_MODULES:  # likewise where pydantic builds serializers
+        importlib.import_module(name).SchemaSerializer = checked_schema_serializer
+    for kind in (pydantic_core.SchemaValidator, pydantic_core.SchemaSerializer):
+        copy._copy_dispatch[kind] = copy._copy_immutable  # type: ignore[attr-defined]
+        copy._deepcopy_dispatch[kind] = copy._deepcopy_atomic  # type: ignore[attr-defined]
     _hook_installed = True

@@ -35,7 +35,7 @@ from runtime.errors import (
 )
 from sandbox.bridges.ces_context import ToolContext, ces_globals, hook_arguments
 from sandbox.bridges.ces_types import CesModel
-from sandbox.bridges.proxies import Context, RpcClient, state_delta
+from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
@@ -189,11 +189,13 @@ def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
     """The state delta, unless the state it leaves is over ``limit`` bytes of JSON.
 
     Without this a tool could hand the host (which parses, stores and ships it to every later
-    call of the session) tens of megabytes of state per call.
+    call of the session) tens of megabytes of state per call. The size is that of the state the
+    delta's own copies leave: a value of the tool's may serialize differently each time it is
+    read (and the host checks again).
     """
     delta = state_delta(context.state)
     if delta["set"] or delta["deleted"]:
-        size = len(json.dumps(context.state, ensure_ascii=False).encode())
+        size = len(json.dumps(state_after(context.state, delta), ensure_ascii=False).encode())
         if size > limit:
             raise OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
     return delta

@@ -43,6 +43,7 @@ class Zygote:
         self.control = control
         install_process_hooks()
         preload()
+        install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
         rehearse()
         tempfile.gettempdir()  # found once here rather than probed by every worker
         self.seccomp_filter = build_seccomp_filter()

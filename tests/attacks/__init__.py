@@ -7,8 +7,10 @@ host paths in its message, and the runtime must keep serving ordinary calls afte
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import textwrap
+import types
 from typing import Any
 
 from runtime import Runtime
@@ -19,6 +21,17 @@ from sandbox.language.namespace import OutputCapture, build_globals, install_pro
 from sandbox.process.worker import run_coroutine
 
 PACKAGE_DIR = __file__.rsplit("/tests/", 1)[0]
+REAL_BUILTINS: tuple[object, ...] = (
+    builtins,
+    vars(builtins),
+    builtins.__import__,
+    builtins.open,
+    builtins.eval,
+    builtins.exec,
+    builtins.compile,
+    builtins.globals,
+)
+"""What no attack may hand to tool code: the worker's real builtins and the ways to code from strings."""
 
 
 def run_tool(
@@ -63,3 +76,16 @@ def assert_refused_when_added_or_called(rt: Runtime, source: str) -> None:
     except PolicyViolation:
         return  # refused at add_tool (compile time)
     assert_refused(rt, result, ("policy", "tool_error"))  # tool_error: ValueError / read-only AttributeError
+
+
+def holds_real_builtins(value: Any, depth: int = 0) -> bool:
+    """True when ``value`` is, or holds (in containers, a few levels deep), one of ``REAL_BUILTINS`` or a module."""
+    if any(value is real for real in REAL_BUILTINS) or isinstance(value, types.ModuleType):
+        return True
+    if depth > 4:
+        return False
+    if isinstance(value, dict):
+        return any(holds_real_builtins(item, depth + 1) for item in [*value.keys(), *value.values()])
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(holds_real_builtins(item, depth + 1) for item in value)
+    return False
