@@ -9,13 +9,14 @@ same tool callbacks.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from runtime.callbacks import Hook
-from runtime.errors import BudgetExceeded, PolicyViolation, Timeout, ToolFailed, ToolpenError
+from runtime.errors import BudgetExceeded, OutputTooLarge, PolicyViolation, Timeout, ToolFailed, ToolpenError
 from runtime.http import HttpBroker, RequestBudget
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
@@ -213,7 +214,8 @@ class Executor:
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
-        return self.pool.run(job, limits, answer)
+        reply = self.pool.run(job, limits, answer)
+        return within_state_limit(reply, snapshot.get("state") or {}, limits.state_size)
 
     def _answer_rpc(
         self,
@@ -247,6 +249,21 @@ class Executor:
             error = outcome.error or ToolFailed(f"tool {name!r} failed")
             raise type(error)(f"tool {name!r} failed: {error.message}")
         return {"output": outcome.output, "state_delta": outcome.state_delta.to_dict()}
+
+
+def within_state_limit(reply: WorkerReply, state: dict[str, Any], limit: int) -> WorkerReply:
+    """``reply``, or ``output_too_large`` when the state its delta leaves is over ``limit`` bytes of JSON.
+
+    The worker checks this too, but the host does not take a worker's word for it: tool code that
+    got past the language wall (or runs under ``walls="process"``) can make the worker say anything.
+    """
+    if reply.error is not None or not reply.state_delta:
+        return reply
+    size = len(json.dumps(reply.state_delta.apply_to(state), ensure_ascii=False).encode())
+    if size <= limit:
+        return reply
+    error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
+    return WorkerReply(error=error, logs=reply.logs)
 
 
 def replacement_dict(hook: Hook, value: Any) -> dict[str, Any]:

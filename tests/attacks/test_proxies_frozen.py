@@ -111,3 +111,20 @@ def test_a_value_that_serializes_differently_each_time_cannot_pass_the_size_chec
     result = rt.call("shifty_state", {}, session_id="shifty-state")
     assert not result.success and result.error.kind == "output_too_large", result
     assert rt.call("shifty_state", {}, session_id="shifty-state").state == {}
+
+
+def test_the_host_enforces_the_state_limit_whatever_the_worker_says() -> None:
+    # under walls="process" tool code holds the real builtins: it rewrites the worker's own check
+    source = """
+        def flood() -> str:
+            cls = type(context.state)
+            cls.delta = lambda self: {"set": {"big": "x" * 6_000_000}, "deleted": []}
+            cls.state_after = cls.current = lambda self, *args: {}
+            return "ok"
+        """
+    with Runtime(store="memory://", walls="process") as runtime:
+        runtime.add_tool(textwrap.dedent(source))
+        result = runtime.call("flood", {}, session_id="host-limit")
+        assert not result.success and result.error.kind == "output_too_large", result
+        assert "over the limit" in result.error.message
+        assert runtime.store.get_or_create_session("toolpen", "user", "host-limit").state == {}
