@@ -79,3 +79,32 @@ def test_the_ordinary_functional_forms_still_work() -> None:
         "    return [[m.name for m in E], [m.value for m in F], G.Q.value, H.K.value]\n"
     )
     assert run_tool(source)[0] == [["X", "Y"], [1, 2, 3], 6, "k"]
+
+
+OTHER_FACTORIES = {
+    # each reads the tool's field names once, as exact strings (CPython checks after its own copy)
+    "namedtuple": "import collections\ndef tool():\n    return collections.namedtuple('T', Twice(['a'], ['__reduce_ex__']))\n",
+    "named-tuple-class": (
+        "import typing\ndef tool():\n    return typing.NamedTuple('T', Twice([('a', int)], [('__reduce_ex__', int)]))\n"
+    ),
+    "typed-dict-from-attributes": (
+        "import typing\nfrom pydantic import TypeAdapter\n"
+        "class Fields(dict):\n    def keys(self):\n        return ['a']\n"
+        "def tool():\n    T = typing.TypedDict('T', Fields(__class__=typing.Any))\n"
+        "    return TypeAdapter(T).validate_python(ces_requests, from_attributes=True)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("source", OTHER_FACTORIES.values(), ids=OTHER_FACTORIES.keys())
+def test_other_factories_take_the_names_they_checked(source: str) -> None:
+    from sandbox.bridges.requests_proxy import make_ces_requests
+
+    try:
+        made, _ = run_tool(
+            SHIFTING + source, injected={"ces_requests": make_ces_requests(lambda *args: None)}
+        )
+    except (PolicyViolation, TypeError, ValueError):
+        return
+    assert not isinstance(made, type) or "__reduce_ex__" not in made._fields, made
+    assert not isinstance(made, dict) or "__class__" not in made, made
