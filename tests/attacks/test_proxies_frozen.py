@@ -116,10 +116,12 @@ def test_a_value_that_serializes_differently_each_time_cannot_pass_the_size_chec
 def test_the_host_enforces_the_state_limit_whatever_the_worker_says() -> None:
     # under walls="process" tool code holds the real builtins: it rewrites the worker's own check
     source = """
+        import sys
+
         def flood() -> str:
-            cls = type(context.state)
-            cls.delta = lambda self: {"set": {"big": "x" * 6_000_000}, "deleted": []}
-            cls.state_after = cls.current = lambda self, *args: {}
+            worker = sys.modules["sandbox.process.worker"]
+            worker.state_delta = lambda state: {"set": {"big": "x" * 6_000_000}, "deleted": []}
+            worker.state_after = lambda state, delta: {}
             return "ok"
         """
     with Runtime(store="memory://", walls="process") as runtime:
