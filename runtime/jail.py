@@ -8,11 +8,15 @@ user opted out (``allow_weak_isolation``): then it warns once per process and ru
 
 from __future__ import annotations
 
+import errno
+import functools
 import logging
+import os
 import shutil
+import tempfile
 
 from runtime.errors import IsolationUnavailable
-from sandbox.process.jail import HOSTNAME, JAIL_UID, mounts
+from sandbox.process.jail import DENIED_ERRNO, HOSTNAME, JAIL_UID, PROBED, SYSCALLS, mounts
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +27,17 @@ GET_USERNS = (
     "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
     "user.max_user_namespaces > 0; on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0)"
 )
+GET_LIBSECCOMP = "apt-get install libseccomp2 (or your system's libseccomp package)"
+GET_SECCOMP = "a Linux kernel built with seccomp filters (CONFIG_SECCOMP_FILTER)"
+NAMESPACES = {
+    "user": "user",
+    "mnt": "mount",
+    "pid": "PID",
+    "ipc": "IPC",
+    "uts": "UTS",
+    "net": "network",
+    "cgroup": "cgroup",
+}
 OPT_OUT = "or opt out with Runtime(allow_weak_isolation=True) / --allow-weak-isolation"
 _warned: set[str] = set()
 
@@ -73,3 +88,53 @@ def missing_wall(wall: str, how: str, *, allow_weak: bool) -> None:
     if message not in _warned:
         _warned.add(message)
         log.warning("toolpen runs with weak isolation (allow_weak_isolation): %s", message)
+
+
+def seccomp_program(*, allow_weak: bool) -> bytes:
+    """The workers' seccomp allowlist as BPF; empty where the machine lacks seccomp and the user opted out."""
+    with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+        if "Seccomp:" not in status.read():
+            missing_wall("seccomp (this kernel has none)", GET_SECCOMP, allow_weak=allow_weak)
+            return b""
+    try:
+        return _compiled_allowlist()
+    except (ImportError, RuntimeError, OSError) as exc:  # pyseccomp raises RuntimeError without libseccomp
+        missing_wall(f"seccomp ({exc})", GET_LIBSECCOMP, allow_weak=allow_weak)
+        return b""
+
+
+@functools.cache
+def _compiled_allowlist() -> bytes:
+    import pyseccomp
+
+    rules = pyseccomp.SyscallFilter(pyseccomp.ERRNO(DENIED_ERRNO))
+    for name in PROBED:
+        rules.add_rule(pyseccomp.ERRNO(errno.ENOSYS), name)
+    for call in SYSCALLS:
+        if call.arg is None:
+            rules.add_rule(pyseccomp.ALLOW, call.name)
+            continue
+        for value in call.values:
+            rules.add_rule(
+                pyseccomp.ALLOW, call.name, pyseccomp.Arg(call.arg, pyseccomp.MASKED_EQ, call.mask, value)
+            )
+    with tempfile.TemporaryFile() as program:
+        rules.export_bpf(program)
+        program.seek(0)
+        return program.read()
+
+
+def namespace_walls(worker_namespaces: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(active, missing) namespace walls: a worker's namespaces compared with this process's."""
+    active, missing = {}, {}
+    for name, label in NAMESPACES.items():
+        try:
+            host = os.readlink(f"/proc/self/ns/{name}")
+        except OSError:
+            continue  # this kernel has no such namespace
+        worker = worker_namespaces.get(name)
+        if worker is not None and worker != host:
+            active[f"{label} namespace"] = f"its own ({worker})"
+        else:
+            missing[f"{label} namespace"] = "the host's"
+    return active, missing

@@ -36,7 +36,15 @@ from runtime.errors import (
     WorkerCrashed,
     error_from_dict,
 )
-from runtime.jail import GET_BWRAP, GET_USERNS, bwrap_command, find_bwrap, missing_wall
+from runtime.jail import (
+    GET_BWRAP,
+    GET_USERNS,
+    bwrap_command,
+    find_bwrap,
+    missing_wall,
+    namespace_walls,
+    seccomp_program,
+)
 from runtime.session import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import ProtocolError, Rpc, WallsMode, decode, encode, recv_frame, send_frame
@@ -117,7 +125,11 @@ class _Zygote:
     """
 
     def __init__(
-        self, on_worker: Callable[[_Worker], None], on_exit: Callable[[int, int], None], bwrap: str | None
+        self,
+        on_worker: Callable[[_Worker], None],
+        on_exit: Callable[[int, int], None],
+        bwrap: str | None,
+        seccomp: bytes,
     ) -> None:
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the zygote; bwrap's refusal, its last words)
@@ -128,7 +140,7 @@ class _Zygote:
         self._on_exit = on_exit
         started: queue.Queue[BaseException | None] = queue.Queue()
         threading.Thread(
-            target=self._run, args=(theirs, bwrap, started), name="toolpen-zygote", daemon=True
+            target=self._run, args=(theirs, bwrap, seccomp, started), name="toolpen-zygote", daemon=True
         ).start()
         failure = started.get()
         if failure is not None:
@@ -136,10 +148,14 @@ class _Zygote:
             raise failure
 
     def _run(
-        self, theirs: socket.socket, bwrap: str | None, started: queue.Queue[BaseException | None]
+        self,
+        theirs: socket.socket,
+        bwrap: str | None,
+        seccomp: bytes,
+        started: queue.Queue[BaseException | None],
     ) -> None:
         try:
-            self.process = self._start(theirs, bwrap)
+            self.process = self._start(theirs, bwrap, seccomp)
         except BaseException as exc:  # handed to the constructor, which raises it
             self.alive = False
             self.control.close()
@@ -148,15 +164,18 @@ class _Zygote:
         started.put(None)
         self._read()
 
-    def _start(self, theirs: socket.socket, bwrap: str | None) -> subprocess.Popen[bytes]:
-        command = [sys.executable, "-m", "sandbox.process.zygote", str(theirs.fileno())]
+    def _start(self, theirs: socket.socket, bwrap: str | None, seccomp: bytes) -> subprocess.Popen[bytes]:
+        program, program_write = os.pipe()  # a few KiB: the pipe holds it until the zygote reads it
+        os.write(program_write, seccomp)
+        os.close(program_write)
+        command = [sys.executable, "-m", "sandbox.process.zygote", str(theirs.fileno()), str(program)]
         info_read, info_write = os.pipe() if bwrap is not None else (-1, -1)
         try:
             if bwrap is not None:
                 command = [*bwrap_command(bwrap, PACKAGE_ROOT, info_fd=info_write), *command]
             process = _popen(
                 command,
-                pass_fds=[fd for fd in (theirs.fileno(), info_write) if fd >= 0],
+                pass_fds=[fd for fd in (theirs.fileno(), program, info_write) if fd >= 0],
                 close_fds=True,
                 env={
                     "PYTHONPATH": PACKAGE_ROOT,
@@ -180,7 +199,7 @@ class _Zygote:
             return process
         finally:
             theirs.close()
-            for fd in (info_read, info_write):
+            for fd in (program, info_read, info_write):
                 if fd >= 0:
                     os.close(fd)
 
@@ -260,6 +279,7 @@ class WorkerPool:
         self._bwrap = bwrap or find_bwrap()
         if self._bwrap is None:
             missing_wall("the jail (bubblewrap not found)", GET_BWRAP, allow_weak=allow_weak_isolation)
+        self._seccomp = seccomp_program(allow_weak=allow_weak_isolation)
         self._ready: queue.Queue[_Worker] = queue.Queue()
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
@@ -284,7 +304,8 @@ class WorkerPool:
         reply = self._exchange({"op": "walls"}, Limits(), _no_rpc)
         if not reply.success or not isinstance(reply.output, dict):
             raise WorkerCrashed("the worker ended before reporting its walls")
-        return reply.output
+        active, missing = namespace_walls(reply.output.get("namespaces") or {})
+        return {"active": active | reply.output["active"], "missing": missing | reply.output["missing"]}
 
     def close(self) -> None:
         """Stop the zygote and every ready worker."""
@@ -301,11 +322,11 @@ class WorkerPool:
 
     def _start_zygote(self) -> _Zygote:
         try:
-            zygote = _Zygote(self._deliver, self._record_exit, self._bwrap)
+            zygote = _Zygote(self._deliver, self._record_exit, self._bwrap, self._seccomp)
         except IsolationUnavailable as exc:
             missing_wall("the jail", exc.message, allow_weak=self.allow_weak_isolation)
             self._bwrap = None
-            zygote = _Zygote(self._deliver, self._record_exit, None)
+            zygote = _Zygote(self._deliver, self._record_exit, None, self._seccomp)
         for source, walls in self._warm_sources:
             zygote.send({"op": "warm", "source": source, "walls": walls})
         self._pending = self.size

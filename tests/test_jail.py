@@ -131,3 +131,64 @@ def test_workers_report_the_jail():
         assert pool.run({"source": "def f():\n    return 1\n", "entry": "f"}, Limits(), None).output == 1
     assert walls["active"]["unprivileged user"]
     assert walls["active"]["network namespace"] == "own namespace, loopback only"
+
+
+# Tool code with the real builtins (walls="process") tries what the allowlist admits only for
+# some arguments: each pair is (what the worker loop needs: allowed, its neighbour: refused).
+ARGUMENT_FILTERS = """
+import ctypes, errno, fcntl, os, resource, termios
+
+def probe(prlimit64: int) -> dict:
+    results = {}
+    libc = ctypes.CDLL(None, use_errno=True)
+    def raw_prlimit(pid):
+        old = (ctypes.c_uint64 * 2)()
+        if libc.syscall(prlimit64, ctypes.c_long(pid), resource.RLIMIT_CORE, None, old) != 0:
+            raise OSError(ctypes.get_errno(), "prlimit64")
+    def attempt(name, action):
+        try:
+            action()
+            results[name] = "allowed"
+        except OSError as exc:
+            results[name] = errno.errorcode[exc.errno]
+    attempt("open for reading", lambda: os.close(os.open("/proc/self/statm", os.O_RDONLY)))
+    attempt("open for writing", lambda: os.close(os.open("/tmp/x", os.O_WRONLY | os.O_CREAT)))
+    attempt("fcntl F_GETFL", lambda: fcntl.fcntl(0, fcntl.F_GETFL))
+    attempt("fcntl F_SETOWN", lambda: fcntl.fcntl(0, fcntl.F_SETOWN, 1))
+    attempt("ioctl TCGETS", lambda: fcntl.ioctl(0, termios.TCGETS, bytes(64)))
+    attempt("ioctl FIONREAD", lambda: fcntl.ioctl(0, termios.FIONREAD, bytes(8)))
+    attempt("prlimit of itself", lambda: resource.prlimit(0, resource.RLIMIT_CORE))
+    attempt("prlimit of pid 1", lambda: resource.prlimit(1, resource.RLIMIT_CORE))
+    attempt("prlimit of pid 1 in the high bits", lambda: raw_prlimit(1 + (1 << 32)))  # the kernel reads pid 1
+    return results
+"""
+
+
+def test_the_seccomp_allowlist_checks_arguments():
+    import pyseccomp
+
+    prlimit64 = pyseccomp.resolve_syscall(pyseccomp.Arch.NATIVE, "prlimit64")
+    args = {"prlimit64": prlimit64}
+    job = {"source": ARGUMENT_FILTERS, "entry": "probe", "args": args, "context": {}, "walls": "process"}
+    with WorkerPool(size=1) as pool:
+        results = pool.run(job, Limits(), None).output
+    assert results == {
+        "open for reading": "allowed",
+        "open for writing": "EPERM",
+        "fcntl F_GETFL": "allowed",
+        "fcntl F_SETOWN": "EPERM",
+        "ioctl TCGETS": "ENOTTY",  # reached the kernel: /dev/null is no terminal
+        "ioctl FIONREAD": "EPERM",
+        "prlimit of itself": "allowed",
+        "prlimit of pid 1": "EPERM",
+        "prlimit of pid 1 in the high bits": "EPERM",
+    }
+
+
+def test_every_allowed_syscall_exists_on_this_machine():
+    import pyseccomp
+
+    from sandbox.process.jail import SYSCALLS
+
+    assert all(pyseccomp.resolve_syscall(pyseccomp.Arch.NATIVE, call.name) >= 0 for call in SYSCALLS)
+    assert len({call.name for call in SYSCALLS}) == len(SYSCALLS)

@@ -11,7 +11,6 @@ says which are active (``toolpen doctor`` prints it).
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import errno
 import math
 import os
@@ -22,6 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from sandbox.limits import Limits
+from sandbox.process.jail import DENIED_ERRNO, RLIMITS, SYSCALLS
 
 CLONE_NEWNET = 0x40000000
 PR_SET_DUMPABLE = 4
@@ -31,86 +31,6 @@ SECCOMP_MODE_FILTER = 2
 UNPRIVILEGED_ID = 65534  # nobody / nogroup
 RECURSION_BASE = 50  # frames below the tool's entry function (worker loop, call plumbing)
 
-SCMP_ACT_ALLOW = 0x7FFF0000
-SCMP_CMP_MASKED_EQ = 7
-
-# Syscalls a worker never needs: new processes, signals to others, new sockets, changes to
-# the file system, namespaces, kernel interfaces with a history of escapes.
-DENIED_SYSCALLS = (
-    "fork",
-    "vfork",
-    "clone",
-    "clone3",
-    "execve",
-    "execveat",
-    "ptrace",
-    "process_vm_readv",
-    "process_vm_writev",
-    "kill",
-    "tkill",
-    "tgkill",
-    "rt_sigqueueinfo",
-    "rt_tgsigqueueinfo",
-    "pidfd_open",
-    "pidfd_send_signal",
-    "pidfd_getfd",
-    "socket",
-    "socketpair",
-    "connect",
-    "bind",
-    "listen",
-    "accept",
-    "accept4",
-    "mkdir",
-    "mkdirat",
-    "rmdir",
-    "unlink",
-    "unlinkat",
-    "rename",
-    "renameat",
-    "renameat2",
-    "link",
-    "linkat",
-    "symlink",
-    "symlinkat",
-    "chmod",
-    "fchmod",
-    "fchmodat",
-    "chown",
-    "fchown",
-    "lchown",
-    "fchownat",
-    "truncate",
-    "ftruncate",
-    "mknod",
-    "mknodat",
-    "openat2",
-    "mount",
-    "umount2",
-    "pivot_root",
-    "chroot",
-    "unshare",
-    "setns",
-    "reboot",
-    "swapon",
-    "swapoff",
-    "init_module",
-    "finit_module",
-    "delete_module",
-    "kexec_load",
-    "kexec_file_load",
-    "bpf",
-    "perf_event_open",
-    "keyctl",
-    "add_key",
-    "request_key",
-    "userfaultfd",
-    "io_uring_setup",
-    "personality",
-)
-# open(2) flags refused: the flags argument is 1 for open, 2 for openat.
-DENIED_OPEN_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC)
-
 
 @dataclass
 class Walls:
@@ -118,6 +38,7 @@ class Walls:
 
     active: dict[str, str] = field(default_factory=dict)
     missing: dict[str, str] = field(default_factory=dict)
+    namespaces: dict[str, str] = field(default_factory=dict)  # name -> "pid:[4026532328]": the host compares
 
     def note(self, name: str, ok: bool, detail: str) -> None:
         (self.active if ok else self.missing)[name] = detail
@@ -134,11 +55,12 @@ def isolate_zygote() -> None:
     _libc().unshare(CLONE_NEWNET)
 
 
-def isolate_worker(keep_fd: int, seccomp_filter: bytes | None) -> tuple[Walls, int]:
+def isolate_worker(keep_fd: int, seccomp_filter: bytes) -> tuple[Walls, int]:
     """Apply the whole process wall to this (freshly forked) process.
 
-    ``seccomp_filter`` comes from ``build_seccomp_filter`` (None: no seccomp). Returns the walls in force and the address-space size before the tool runs (the base
-    that the per-call memory limit is added to).
+    ``seccomp_filter`` is the BPF program of ``jail.SYSCALLS`` the host built (empty: none).
+    Returns the walls in force and the address-space size before the tool runs (the base that
+    the per-call memory limit is added to).
     """
     walls = Walls()
     os.setsid()
@@ -149,13 +71,14 @@ def isolate_worker(keep_fd: int, seccomp_filter: bytes | None) -> tuple[Walls, i
     walls.note("environment", True, "empty")
     _enter_empty_directory()
     walls.note("working directory", True, "empty and already removed")
-    _set_limit(resource.RLIMIT_CORE, 0)
-    _set_limit(resource.RLIMIT_FSIZE, 0)
-    walls.note("rlimits", True, "core 0, file size 0; per call: cpu, address space, open files")
     base_vm = address_space_size()
+    walls.namespaces = _namespaces()
     walls.note("network namespace", *_network_state())
+    walls.note("read-only root", *_read_only_root())
     walls.note("unprivileged user", *_drop_privileges())
-    walls.note("no new processes (rlimit)", *_limit_processes())
+    for which, limit in RLIMITS.items():
+        _set_limit(which, limit)
+    walls.note("rlimits", True, "core 0, file size 0, processes 0; per call: cpu, address space, open files")
     ok = _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
     walls.note("no-new-privs", ok, "set" if ok else "prctl failed")
     ok = _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0  # no other worker may read its memory
@@ -230,76 +153,20 @@ def _drop_privileges() -> tuple[bool, str]:
     return True, f"uid/gid {UNPRIVILEGED_ID}"
 
 
-def _limit_processes() -> tuple[bool, str]:
-    if os.geteuid() == 0:
-        return False, "ignored for root"
-    _set_limit(resource.RLIMIT_NPROC, 0)
-    return True, "RLIMIT_NPROC 0"
-
-
-class _ArgCmp(ctypes.Structure):
-    _fields_ = [
-        ("arg", ctypes.c_uint),
-        ("op", ctypes.c_int),
-        ("datum_a", ctypes.c_uint64),
-        ("datum_b", ctypes.c_uint64),
-    ]
-
-
-def build_seccomp_filter() -> bytes | None:
-    """The worker's seccomp program as raw BPF, built once (by the zygote) with libseccomp."""
-    try:
-        lib = ctypes.CDLL(ctypes.util.find_library("seccomp") or "libseccomp.so.2")
-    except OSError:
-        return None
-    lib.seccomp_init.restype = ctypes.c_void_p
-    lib.seccomp_init.argtypes = [ctypes.c_uint32]
-    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
-    lib.seccomp_rule_add_array.argtypes = [
-        ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint, ctypes.POINTER(_ArgCmp)
-    ]  # fmt: skip
-    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
-    lib.seccomp_release.argtypes = [ctypes.c_void_p]
-    deny = 0x00050000 | errno.EPERM  # SCMP_ACT_ERRNO(EPERM)
-    ctx = lib.seccomp_init(SCMP_ACT_ALLOW)
-    if not ctx:
-        return None
-    read_end, write_end = os.pipe()
-    try:
-        for syscall in DENIED_SYSCALLS:
-            number = lib.seccomp_syscall_resolve_name(syscall.encode())
-            if number >= 0:
-                lib.seccomp_rule_add_array(ctx, deny, number, 0, None)
-        for syscall, arg in (("open", 1), ("openat", 2)):
-            number = lib.seccomp_syscall_resolve_name(syscall.encode())
-            for flag in DENIED_OPEN_FLAGS:
-                cmp = _ArgCmp(arg, SCMP_CMP_MASKED_EQ, flag, flag)
-                lib.seccomp_rule_add_array(ctx, deny, number, 1, ctypes.byref(cmp))
-        if lib.seccomp_export_bpf(ctx, write_end) != 0:
-            return None
-        os.close(write_end)
-        write_end = -1
-        with os.fdopen(read_end, "rb") as program:
-            read_end = -1
-            return program.read()
-    finally:
-        lib.seccomp_release(ctx)
-        for fd in (read_end, write_end):
-            if fd >= 0:
-                os.close(fd)
-
-
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
 
-def _load_seccomp(program: bytes | None) -> tuple[bool, str]:
+def _load_seccomp(program: bytes) -> tuple[bool, str]:
     if not program:
-        return False, "libseccomp not found"
+        return False, "no program (libseccomp missing on the host, weak isolation allowed)"
     fprog = _SockFprog(len(program) // 8, program)
     if _libc().prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
         return False, f"prctl(PR_SET_SECCOMP) failed: {os.strerror(ctypes.get_errno())}"
-    return True, f"{len(DENIED_SYSCALLS)} syscalls and writable open() refused"
+    return (
+        True,
+        f"allowlist of {len(SYSCALLS)} system calls, any other fails with {errno.errorcode[DENIED_ERRNO]}",
+    )
 
 
 def _network_state() -> tuple[bool, str]:
@@ -311,3 +178,19 @@ def _network_state() -> tuple[bool, str]:
     if interfaces == [b"lo"]:
         return True, "own namespace, loopback only"
     return False, f"host network ({len(interfaces)} interfaces)"
+
+
+def _namespaces() -> dict[str, str]:
+    found = {}
+    for name in ("user", "mnt", "pid", "ipc", "uts", "net", "cgroup"):
+        try:
+            found[name] = os.readlink(f"/proc/self/ns/{name}")
+        except OSError:
+            continue
+    return found
+
+
+def _read_only_root() -> tuple[bool, str]:
+    if os.statvfs("/").f_flag & os.ST_RDONLY:
+        return True, "/ is mounted read-only"
+    return False, "/ is writable"

@@ -3,15 +3,18 @@
 The host enters it once, when the pool starts the zygote, with bubblewrap (``runtime.jail``
 turns this configuration into ``bwrap`` arguments); every worker forked from the zygote is
 inside it and then applies its own walls (``sandbox.process.isolation``): the rlimits, no-new-privs
-and the seccomp allowlist below. Nothing outside the mounts listed here exists in the jail.
+and the seccomp allowlist below (compiled to BPF by the host with libseccomp). Nothing outside
+the mounts listed here exists in the jail, and no system call outside the list is made.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import site
 import sys
+import termios
 from dataclasses import dataclass
 
 # -- namespaces: every one the kernel has; the jail dies with the pool ----------------------------
@@ -82,3 +85,76 @@ RLIMITS = {
     resource.RLIMIT_FSIZE: 0,  # no file content written anywhere
     resource.RLIMIT_NPROC: 0,  # no new processes (seccomp refuses them too)
 }
+
+
+# -- the seccomp allowlist each worker loads last, before it reads a job -----------------------------
+# Found by running the worker loop under `strace -f` over everyday tools (json, datetime, re,
+# pydantic, decimal, zoneinfo, statistics, ces_requests and tools.* calls, prints, exceptions,
+# big allocations, a memory bomb, deep recursion); each entry says why the loop needs it.
+@dataclass(frozen=True)
+class Syscall:
+    """An allowed system call; with ``arg``, only when ``args[arg] & mask`` is one of ``values``."""
+
+    name: str
+    why: str
+    arg: int | None = None
+    mask: int = 0xFFFFFFFF
+    values: tuple[int, ...] = (0,)
+
+
+DENIED_ERRNO = errno.EPERM  # what every other system call answers
+PROBED = ("clone3",)  # answer ENOSYS instead: glibc then falls back to clone, refused too
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+FCNTL_FLAG_COMMANDS = (1, 2, 3, 4)  # F_GETFD, F_SETFD, F_GETFL, F_SETFL: never F_SETOWN (signals)
+SYSCALLS = (
+    # frames with the host over the call's socket, the only descriptor left open
+    Syscall("recvfrom", "reads the host's frames (socket.recv)"),
+    Syscall("sendto", "writes frames to the host (socket.sendall)"),
+    Syscall("poll", "waits for the host with a deadline (socket timeouts)"),
+    Syscall("write", "an unhandled error's report to /dev/null on fd 2"),
+    # memory
+    Syscall("brk", "the C heap grows and shrinks"),
+    Syscall("mmap", "allocations; the shared object of a module first imported during the call"),
+    Syscall("munmap", "frees them"),
+    Syscall("mremap", "large lists, bytes and strings grow in place"),
+    Syscall("mprotect", "the dynamic loader seals a late import's relocations"),
+    Syscall("madvise", "the allocator hands freed pages back"),
+    # reading the read-only root: modules first imported during the call, time zones
+    Syscall("openat", "opens files for reading only", arg=2, mask=WRITE_FLAGS),
+    Syscall("read", "reads them"),
+    Syscall("pread64", "reads at an offset (zipimport, zoneinfo)"),
+    Syscall("lseek", "open() finds its position"),
+    Syscall("close", "closes them"),
+    Syscall("newfstatat", "the import system and open() stat paths and descriptors"),
+    Syscall("fstat", "stat of a descriptor (older C libraries)"),
+    Syscall("getdents64", "the import system lists directories"),
+    Syscall("readlink", "os.path.realpath"),
+    Syscall("getcwd", "os.getcwd (the removed directory answers ENOENT)"),
+    Syscall("ioctl", "open() asks whether a file is a terminal", arg=1, values=(termios.TCGETS,)),
+    Syscall("fcntl", "descriptor flags", arg=1, values=FCNTL_FLAG_COMMANDS),
+    # time and randomness (the vDSO answers most clock reads without a system call)
+    Syscall("clock_gettime", "time.time, time.monotonic"),
+    Syscall("clock_getres", "time.get_clock_info"),
+    Syscall("gettimeofday", "clock reads of older C libraries"),
+    Syscall("clock_nanosleep", "time.sleep"),
+    Syscall("nanosleep", "time.sleep (older C libraries)"),
+    Syscall("getrandom", "random, uuid4, secrets, hash seeds"),
+    # this worker's own limits: pid 0 only, never another worker's
+    Syscall("getrusage", "the CPU time used before the call, to set its CPU limit"),
+    Syscall("prlimit64", "lowers this worker's limits to the call's", arg=0),
+    # signals to itself, identity, locks, the end
+    Syscall("rt_sigaction", "SIGXCPU and SIGXFSZ dispositions"),
+    Syscall("rt_sigprocmask", "signal masks around critical sections"),
+    Syscall("rt_sigreturn", "returns from a signal handler"),
+    Syscall("getpid", "os.getpid"),
+    Syscall("gettid", "threading.get_native_id"),
+    Syscall("getuid", "os.getuid (65534)"),
+    Syscall("geteuid", "os.geteuid"),
+    Syscall("getgid", "os.getgid"),
+    Syscall("getegid", "os.getegid"),
+    Syscall("uname", "platform, os.uname"),
+    Syscall("futex", "locks in the C library and the interpreter"),
+    Syscall("sched_yield", "spin locks in the C library"),
+    Syscall("exit_group", "the worker ends"),
+    Syscall("exit", "the worker's thread ends"),
+)

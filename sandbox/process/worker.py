@@ -61,7 +61,7 @@ def warm_up(x: int) -> dict:
 REHEARSAL = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
 
 
-def serve(sock: socket.socket, *, reuse: bool, seccomp_filter: bytes | None) -> None:
+def serve(sock: socket.socket, *, reuse: bool, seccomp_filter: bytes) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
     walls, base_vm = isolate_worker(sock.fileno(), seccomp_filter)
     rpc = RpcClient(sock)
@@ -264,4 +264,5 @@ def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenEr
 
 
 def _walls_report(walls: Walls) -> dict[str, Any]:
-    return {"op": "done", "success": True, "output": {"active": walls.active, "missing": walls.missing}}
+    report = {"active": walls.active, "missing": walls.missing, "namespaces": walls.namespaces}
+    return {"op": "done", "success": True, "output": report}

@@ -1,7 +1,8 @@
-"""The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD``).
+"""The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD PROGRAM_FD``).
 
-It imports everything tool code may use once (``sandbox/process/warmup.py``), rehearses a call, builds the seccomp program,
-enters an empty network namespace, and then serves its control socket (``SOCK_SEQPACKET``,
+It imports everything tool code may use once (``sandbox/process/warmup.py``), rehearses a call,
+reads the workers' seccomp program (built by the host) from descriptor ``PROGRAM_FD``, makes
+itself undumpable (and so its workers), and then serves its control socket (``SOCK_SEQPACKET``,
 one JSON message a packet):
 
 - ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
@@ -28,7 +29,7 @@ from typing import Any
 
 from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
-from sandbox.process.isolation import build_seccomp_filter, isolate_zygote
+from sandbox.process.isolation import isolate_zygote
 from sandbox.process.warmup import preload
 from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import decode, encode
@@ -39,14 +40,14 @@ MAX_PACKET = 4 * 1024 * 1024
 class Zygote:
     """The fork server; one per pool."""
 
-    def __init__(self, control: socket.socket) -> None:
+    def __init__(self, control: socket.socket, seccomp_filter: bytes) -> None:
         self.control = control
         install_process_hooks()
         preload()
         install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
         rehearse()
         tempfile.gettempdir()  # found once here rather than probed by every worker
-        self.seccomp_filter = build_seccomp_filter()
+        self.seccomp_filter = seccomp_filter
         isolate_zygote()
         gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
         self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -125,4 +126,6 @@ def warm(source: str, walls: object) -> None:
 
 if __name__ == "__main__":
     with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the pool closed: nothing to tell
-        Zygote(socket.socket(fileno=int(sys.argv[1]))).serve()
+        with open(int(sys.argv[2]), "rb") as program:
+            seccomp_filter = program.read()
+        Zygote(socket.socket(fileno=int(sys.argv[1])), seccomp_filter).serve()

@@ -10,29 +10,12 @@ from runtime.pool import WorkerPool
 from runtime.probes import PROBES, Probe, Targets, run_probe
 from sandbox.limits import Limits
 
-NEEDS_JAIL = pytest.mark.xfail(strict=True, reason="needs the jail (issue 12 item 1)")
-WAITING_FOR_THE_JAIL = {
-    "setuid() with invalid arguments",
-    "setgid() with invalid arguments",
-    "capset() with invalid arguments",
-    "open_by_handle_at() with invalid arguments",
-    "name_to_handle_at() with invalid arguments",
-}
-"""Probes that get through the worker's own walls today; the jail and the seccomp allowlist close them."""
-
 ORDINARY = 'def probe(t):\n    return sum(range(t["n"]))\n'
 
 
 def probes() -> list[Any]:
-    """Every probe as a test parameter named ``subject: name``, marked while it waits for the jail."""
-    return [
-        pytest.param(
-            probe,
-            id=f"{probe.subject}: {probe.name}",
-            marks=[NEEDS_JAIL] if probe.name in WAITING_FOR_THE_JAIL else [],
-        )
-        for probe in PROBES
-    ]
+    """Every probe as a test parameter named ``subject: name``."""
+    return [pytest.param(probe, id=f"{probe.subject}: {probe.name}") for probe in PROBES]
 
 
 def assert_refused(pool: WorkerPool, targets: Targets, probe: Probe) -> None:
