@@ -140,6 +140,12 @@ class IsolationUnavailable(ToolpenError):
     kind = "isolation_unavailable"
 
 
+class MissingExtra(ToolpenError, ImportError):
+    """A feature needs an optional dependency group (``pip install 'toolpen[NAME]'``) that is not installed."""
+
+    kind = "missing_extra"
+
+
 ERROR_KINDS: dict[str, type[ToolpenError]] = {
     cls.kind: cls
     for cls in (
@@ -162,6 +168,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         UnknownOutcome,
         Conflict,
         IsolationUnavailable,
+        MissingExtra,
     )
 }
 

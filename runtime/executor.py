@@ -13,16 +13,18 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook
 from runtime.errors import BudgetExceeded, OutputTooLarge, PolicyViolation, Timeout, ToolFailed, ToolpenError
-from runtime.http import HttpBroker, RequestBudget
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
 from runtime.session import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import WallsMode
+
+if TYPE_CHECKING:
+    from runtime.http import HttpBroker, RequestBudget
 
 
 @dataclass

@@ -10,7 +10,6 @@ call's events atomically, only when the call succeeds. A call that may touch ``a
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,8 +23,6 @@ from runtime.errors import (
     ToolpenError,
 )
 from runtime.executor import Executor, Invocation, Outcome
-from runtime.http import HttpBroker
-from runtime.openapi_toolset import OpenApiToolset
 from runtime.pool import WorkerPool
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptions
 from runtime.results import ToolResult
@@ -73,6 +70,9 @@ class Runtime:
         self.pool = WorkerPool(size=pool_size, reuse=reuse_workers, allow_weak_isolation=allow_weak_isolation)
         self.limits = limits or Limits()
         self.store = open_store(store) if isinstance(store, str) else store
+        # requests and urllib3: loaded with the first Runtime, not on import
+        from runtime.http import HttpBroker
+
         self.broker = HttpBroker(egress or EgressPolicy())
         self.registry = Registry()
         self.hooks: dict[str, list[Hook]] = {}
@@ -126,6 +126,8 @@ class Runtime:
         replace: bool = False,
     ) -> list[Tool]:
         """Register one tool per operation of an OpenAPI 3.x document (a path or a dict)."""
+        from runtime.openapi_toolset import OpenApiToolset
+
         if isinstance(spec, dict):
             endpoints = OpenApiToolset.from_dict(toolset, spec, server=server, auth=auth)
         else:
@@ -231,6 +233,8 @@ class Runtime:
 
     async def acall(self, name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> ToolResult:
         """``call`` for asyncio: the same implementation, run in a worker thread."""
+        import asyncio
+
         return await asyncio.to_thread(self.call, name, args, **kwargs)
 
     def run_callbacks(

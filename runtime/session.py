@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from runtime.errors import InvalidState
 
@@ -125,7 +125,13 @@ class StateDelta:
             encode_json(value, f"state key {key!r}")
 
 
-class FunctionCall(BaseModel):
+class _Model(BaseModel):
+    """The base of the session models: their validators are built on first use, not on import."""
+
+    model_config = ConfigDict(defer_build=True)
+
+
+class FunctionCall(_Model):
     """A model's request to run a tool."""
 
     id: str
@@ -133,7 +139,7 @@ class FunctionCall(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-class FunctionResponse(BaseModel):
+class FunctionResponse(_Model):
     """A tool's answer to a function call: ``{"result": ...}`` or ``{"error": {...}}``."""
 
     id: str
@@ -141,7 +147,7 @@ class FunctionResponse(BaseModel):
     response: dict[str, Any] = Field(default_factory=dict)
 
 
-class Part(BaseModel):
+class Part(_Model):
     """One part of a content: text, a function call or a function response."""
 
     text: str | None = None
@@ -149,20 +155,20 @@ class Part(BaseModel):
     function_response: FunctionResponse | None = None
 
 
-class Content(BaseModel):
+class Content(_Model):
     """A message: ``{role, parts}`` with role ``user`` or ``model``."""
 
     role: str
     parts: list[Part] = Field(default_factory=list)
 
 
-class EventActions(BaseModel):
+class EventActions(_Model):
     """What an event did besides its content; ``state_delta`` in the :class:`StateDelta` shape."""
 
     state_delta: dict[str, Any] = Field(default_factory=lambda: StateDelta().to_dict())
 
 
-class Event(BaseModel):
+class Event(_Model):
     """One entry in a session's history."""
 
     id: str = Field(default_factory=lambda: uuid.uuid4().hex)
@@ -177,7 +183,7 @@ class Event(BaseModel):
         return self.model_dump(exclude_none=True)
 
 
-class Session(BaseModel):
+class Session(_Model):
     """A conversation: its visible (merged) state and its events, oldest first."""
 
     id: str
@@ -192,7 +198,7 @@ class Session(BaseModel):
         return self.model_dump(exclude_none=True)
 
 
-class SessionSummary(BaseModel):
+class SessionSummary(_Model):
     """A session without its state and events, as listed by a store."""
 
     id: str
@@ -205,7 +211,7 @@ class SessionSummary(BaseModel):
 CallStatus = Literal["started", "succeeded", "failed"]
 
 
-class CallRecord(BaseModel):
+class CallRecord(_Model):
     """A call keyed by (session_id, call_id): started, then finished with its stored result.
 
     A record still ``started`` when a retry arrives means an earlier run may have had effects

@@ -22,14 +22,16 @@ import uuid
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
-from runtime.http import HttpBroker
 from runtime.results import ToolResult
 from runtime.session import SHARED_SCOPES, Event, EventActions, Scope, Session, call_events, scope_of
 from runtime.store import Store
+
+if TYPE_CHECKING:
+    from runtime.http import HttpBroker
 
 Steps = Callable[[dict[str, Any], Invocation], Outcome]
 """The work of one call: from a context snapshot to an outcome."""

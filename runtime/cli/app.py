@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated, NoReturn
+
 import typer
+
+from runtime.errors import MissingExtra
+from runtime.extras import require_extra
 
 app = typer.Typer(
     name="toolpen",
@@ -11,3 +16,38 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _print_version(given: bool) -> None:
+    if given:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"toolpen {version('toolpen')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("toolpen (not installed: run from a source tree)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Run inline Python tools for LLM agents: schemas from source, a sandbox, sessions."""
+
+
+def exit_missing_extra(error: MissingExtra) -> NoReturn:
+    """Print the one line that names the missing extra and exit with 2."""
+    typer.echo(error.message, err=True)
+    raise typer.Exit(2)
+
+
+def need_extra(extra: str, feature: str) -> None:
+    """Exit with the one-line message (status 2) unless ``extra`` is installed."""
+    try:
+        require_extra(extra, feature)
+    except MissingExtra as error:
+        exit_missing_extra(error)

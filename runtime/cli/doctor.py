@@ -4,13 +4,14 @@ runs the raw attacks of ``runtime.probes`` in workers under ``walls="process"``.
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from runtime.cli.app import app
-from runtime.pool import WorkerPool
-from runtime.probes import ProbeResult, run_probes
+
+if TYPE_CHECKING:
+    from runtime.probes import ProbeResult
 
 
 @app.command("doctor")
@@ -25,6 +26,8 @@ def doctor_command(
     ] = False,
 ) -> None:
     """Fork a real worker and report the walls it has: rlimits, seccomp, network namespace, ..."""
+    from runtime.pool import WorkerPool
+
     with WorkerPool(size=1) as pool:
         walls = pool.probe_walls()
     walls["active"]["wall-clock deadline"] = "SIGKILL from the parent (always)"
@@ -45,6 +48,9 @@ def doctor_command(
 
 
 def _run_probes() -> list[ProbeResult]:
+    from runtime.pool import WorkerPool
+    from runtime.probes import run_probes
+
     with WorkerPool(size=2) as pool:  # a sibling worker is alive while each probe runs
         return list(run_probes(pool))
 

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Annotated, Literal
 
 import typer
 
-from runtime.cli.app import app
+from runtime.cli.app import app, need_extra
 from runtime.cli.setup import WallsOption
 from runtime.errors import ToolpenError
-from runtime.schema import derive_spec
-from runtime.server.config import is_loopback
 from runtime.store import DEFAULT_STORE_URL
 
 Transport = Literal["stdio", "http"]
@@ -46,6 +43,9 @@ def mcp_command(
     walls: WallsOption = "all",
 ) -> None:
     """Serve the tools over MCP; each MCP session gets its own toolpen session."""
+    need_extra("mcp", "toolpen mcp")
+    from runtime.server.config import is_loopback
+
     if transport == "http" and not is_loopback(host) and not public:
         typer.echo(
             f"error: the MCP server has no authentication; refusing to listen on {host}. Bind to "
@@ -55,6 +55,7 @@ def mcp_command(
         raise typer.Exit(2)
     from runtime.protocols.mcp import serve_http, serve_stdio
     from runtime.runtime import Runtime
+    from runtime.schema import derive_spec
 
     with Runtime(store=store, walls=walls) as runtime:
         for file in tool_files(paths):
@@ -75,4 +76,6 @@ def mcp_command(
             typer.echo(f"serving {len(runtime.tools())} tool(s) at http://{host}:{port}/mcp", err=True)
             serve_http(runtime, host=host, port=port)
         else:
+            import asyncio
+
             asyncio.run(serve_stdio(runtime))

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from runtime.check import check_source
 from runtime.cli.app import app
 from runtime.cli.setup import (
     UNUSABLE,
@@ -23,10 +22,12 @@ from runtime.cli.setup import (
     read_source,
     with_extra_options,
 )
-from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource, PolicyViolation, ToolpenError
-from runtime.results import ToolResult
 from runtime.store import DEFAULT_STORE_URL
+
+if TYPE_CHECKING:
+    from runtime.diagnostics import Diagnostic
+    from runtime.results import ToolResult
 
 
 def print_result(console: Console, name: str, result: ToolResult) -> None:
@@ -82,6 +83,8 @@ def run_tool(
     Exit 0 when the tool succeeded, 1 when it failed, 2 when the source or the arguments are unusable
     (then every problem the checker sees is listed as file:line:col, as `toolpen check` does).
     """
+    from runtime.results import ToolResult
+
     problems: list[Diagnostic] = []
     try:
         source = read_source(file)
@@ -92,6 +95,8 @@ def run_tool(
             try:
                 tool = rt.add_tool(source, name, replace=True)
             except (InvalidSource, PolicyViolation):
+                from runtime.check import check_source
+
                 problems = [d for d in check_source(source) if d.level == "error"]
                 raise
             with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):

@@ -8,12 +8,9 @@ from typing import Annotated
 
 import typer
 
-from runtime.check import check_source
 from runtime.cli.app import app
 from runtime.cli.setup import WallsOption
 from runtime.errors import InvalidSource
-from runtime.openapi_toolset import OpenApiToolset
-from runtime.schema import derive_spec
 from runtime.schema.formats import Format, lower
 
 EXIT_PROBLEMS = 1
@@ -59,6 +56,8 @@ def schema_command(
 
 
 def _file_definition(file: Path, name: str | None, fmt: str, strict: bool) -> dict:
+    from runtime.schema import derive_spec
+
     source = _read(file)
     if source is None:
         raise typer.Exit(EXIT_UNUSABLE)
@@ -82,6 +81,8 @@ def _file_definition(file: Path, name: str | None, fmt: str, strict: bool) -> di
 
 
 def _openapi_definitions(item: str, fmt: str, strict: bool) -> list[dict]:
+    from runtime.openapi_toolset import OpenApiToolset
+
     toolset, sep, path = item.partition("=")
     if not sep:
         typer.echo(f"error: --openapi takes NAME=SPEC, not {item!r}", err=True)
@@ -104,6 +105,8 @@ def check_command(
     walls: WallsOption = "all",
 ) -> None:
     """Report schema, docstring, undefined-name and sandbox-policy problems as file:line:col."""
+    from runtime.check import check_source
+
     unreadable = errors = warnings = 0
     for file in files:
         source = _read(file)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from runtime.cli.app import app
+from runtime.cli.app import app, need_extra
 from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption
@@ -40,6 +40,7 @@ def serve_command(
     walls: WallsOption = "all",
 ) -> None:
     """Serve tools over HTTP; API keys are required unless HOST is a loopback address."""
+    need_extra("serve", "toolpen serve")
     import uvicorn
 
     from runtime.server import ServerConfig, create_app, parse_api_keys

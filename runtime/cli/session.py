@@ -6,15 +6,16 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from runtime.cli.app import app
-from runtime.errors import ToolpenError
-from runtime.store import DEFAULT_STORE_URL, Store, display_url, open_store
+from runtime.cli.app import app, exit_missing_extra
+from runtime.errors import MissingExtra, ToolpenError
+from runtime.store import DEFAULT_STORE_URL, display_url, open_store
+
+if TYPE_CHECKING:
+    from runtime.store import Store
 
 session_app = typer.Typer(name="session", help="List, show and delete stored sessions.", no_args_is_help=True)
 app.add_typer(session_app, name="session")
@@ -30,6 +31,8 @@ def _opened(url: str) -> Iterator[Store]:
     try:
         with open_store(url) as store:
             yield store
+    except MissingExtra as error:
+        exit_missing_extra(error)
     except ToolpenError as error:
         typer.echo(f"error: {error.message}", err=True)
         raise typer.Exit(1) from None
@@ -47,6 +50,9 @@ def list_sessions(
     if not summaries:
         typer.echo(f"no sessions in {display_url(store_url)}")  # never the password
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table("id", "app", "user", "events", "last update")
     for summary in summaries:
         updated = datetime.fromtimestamp(summary.last_update_time).isoformat(sep=" ", timespec="seconds")

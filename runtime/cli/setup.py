@@ -8,18 +8,19 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, cast, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast, get_type_hints
 
 import typer
 
 from runtime.cli.secrets import read_secret
-from runtime.egress import EgressPolicy
 from runtime.errors import InvalidArguments, InvalidSource
-from runtime.runtime import Runtime
 from sandbox.wire import WallsMode
 
-UNUSABLE = frozenset({"invalid_source", "policy", "invalid_arguments"})
-"""Error kinds that mean the source or the arguments are unusable (exit 2)."""
+if TYPE_CHECKING:
+    from runtime.runtime import Runtime
+
+UNUSABLE = frozenset({"invalid_source", "policy", "invalid_arguments", "missing_extra"})
+"""Error kinds that mean the source, the arguments or the installation are unusable (exit 2)."""
 
 StoreOption = Annotated[str, typer.Option("--store", help="Session store URL.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
@@ -142,6 +143,9 @@ def read_source(path: Path) -> str:
 
 def build_runtime(store: str, extras: Extras, walls: WallsMode = "all") -> Runtime:
     """A runtime with the extras registered; the caller closes it."""
+    from runtime.egress import EgressPolicy
+    from runtime.runtime import Runtime
+
     rt = Runtime(
         store=store,
         egress=EgressPolicy(allow_hosts=extras.allow_hosts),

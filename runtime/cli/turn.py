@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-import yaml
 from rich.console import Console
 
 from runtime.cli.app import app
@@ -31,12 +30,16 @@ from runtime.cli.setup import (
     with_extra_options,
 )
 from runtime.errors import InvalidArguments, ToolpenError
-from runtime.results import ToolResult
-from runtime.runtime import Runtime
 from runtime.store import DEFAULT_STORE_URL
+
+if TYPE_CHECKING:
+    from runtime.results import ToolResult
+    from runtime.runtime import Runtime
 
 
 def _read_turn(path: Path) -> dict[str, Any]:
+    import yaml
+
     try:
         script = yaml.safe_load(read_source(path))
     except yaml.YAMLError as error:
@@ -103,6 +106,8 @@ def run_turn(
 
     Exit 0 when every call succeeded, 1 when one failed, 2 when the script or a source is unusable.
     """
+    from runtime.results import ToolResult
+
     steps: list[tuple[str, ToolResult]] = []
     state: dict[str, Any] = {}
     try:

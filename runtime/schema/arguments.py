@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from runtime.errors import InvalidArguments
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 
 def _describe(error: ValidationError) -> str:
@@ -42,6 +42,9 @@ class ArgumentValidator:
             for name, schema in self.properties.items()
             if name not in required and not _accepts_null(schema)
         )
+        # 0.1 s to import: paid by the first call, not at start-up
+        from jsonschema import Draft202012Validator
+
         self.validator = Draft202012Validator(parameters, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
     def __call__(self, args: Any) -> dict[str, Any]:

@@ -5,17 +5,24 @@ SQLite URLs follow SQLAlchemy: ``sqlite:///relative/path.db`` (three slashes, re
 working directory) and ``sqlite:////absolute/path.db`` (four). PostgreSQL URLs are libpq's
 (``postgresql://user:password@host:5432/db``); Redis URLs are redis-py's
 (``redis://host:6379/0``, ``rediss://`` for TLS), plus ``?prefix=name`` for the key prefix.
-The server stores are imported when first opened, so the others do not load their drivers.
+The stores are imported when first opened or named, so that reading ``DEFAULT_STORE_URL`` (the
+CLI does, to show its options) loads no store and the others do not load their drivers; the
+PostgreSQL and Redis drivers are the ``postgres`` and ``redis`` extras.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from runtime.errors import InvalidArguments
-from runtime.store.base import LOCK_TIMEOUT, Store
-from runtime.store.memory import MemoryStore
-from runtime.store.sqlite import SqliteStore
+from runtime.extras import require_extra
+
+if TYPE_CHECKING:
+    from runtime.store.base import LOCK_TIMEOUT, Store
+    from runtime.store.memory import MemoryStore
+    from runtime.store.sqlite import SqliteStore
 
 DEFAULT_STORE_URL = "sqlite:///.toolpen/sessions.db"
 
@@ -28,6 +35,21 @@ __all__ = [
     "display_url",
     "open_store",
 ]
+
+
+_LAZY = {
+    "LOCK_TIMEOUT": "runtime.store.base",
+    "Store": "runtime.store.base",
+    "MemoryStore": "runtime.store.memory",
+    "SqliteStore": "runtime.store.sqlite",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'runtime.store' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
 def display_url(url: str) -> str:
@@ -50,15 +72,21 @@ def display_url(url: str) -> str:
 def open_store(url: str = DEFAULT_STORE_URL) -> Store:
     """The store a URL names; raises ``InvalidArguments`` for a URL no store understands."""
     if url == "memory://":
+        from runtime.store.memory import MemoryStore
+
         return MemoryStore()
     path = url.removeprefix("sqlite:///")
     if url.startswith("sqlite:///") and path not in ("", ":memory:"):
+        from runtime.store.sqlite import SqliteStore
+
         return SqliteStore(path)
     if url.startswith("postgresql://"):
+        require_extra("postgres", "a postgresql:// store")
         from runtime.store.postgres import PostgresStore
 
         return PostgresStore(url)
     if url.startswith(("redis://", "rediss://")):
+        require_extra("redis", "a redis:// store")
         from runtime.store.redis_store import RedisStore
 
         return RedisStore(url)

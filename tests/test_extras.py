@@ -1,0 +1,134 @@
+"""The core without the extras: a missing extra is one line and exit 2; the core runs without any.
+
+Each test runs the real CLI in a subprocess in which the extras' modules are made missing the way
+Python itself models it (``sys.modules[name] = None``: ``find_spec`` answers None, ``import``
+raises ``ImportError``). `bench/bench_startup.py` does the same in a fresh venv with only the
+core installed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from runtime.extras import EXTRAS
+from tests.conftest import SAMPLES
+
+EXTRA_MODULES = sorted({module for modules in EXTRAS.values() for module in modules} | {"psycopg_binary"})
+HEAVY = ["numpy", "bm25s", "openapi_spec_validator", "jsonschema", "requests", "asyncio", "pydantic_settings"]
+
+WITHOUT_EXTRAS = f"""
+import sys
+for name in {EXTRA_MODULES!r}:
+    sys.modules[name] = None
+"""
+
+
+def core_toolpen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`toolpen ARGS` with every extra missing."""
+    code = WITHOUT_EXTRAS + "from runtime.cli import main\nmain()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
+
+
+def core_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_EXTRAS + code], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["serve"], "toolpen serve needs the 'serve' extra: pip install 'toolpen[serve]'"),
+        (
+            ["mcp", str(SAMPLES / "get_customer.py")],
+            "toolpen mcp needs the 'mcp' extra: pip install 'toolpen[mcp]'",
+        ),
+        (
+            ["session", "list", "--store", "postgresql://u@127.0.0.1:1/db"],
+            "a postgresql:// store needs the 'postgres' extra: pip install 'toolpen[postgres]'",
+        ),
+        (
+            ["session", "list", "--store", "redis://127.0.0.1:1/0"],
+            "a redis:// store needs the 'redis' extra: pip install 'toolpen[redis]'",
+        ),
+    ],
+)
+def test_a_missing_extra_is_one_line_and_exit_2(args: list[str], line: str, tmp_path: Path) -> None:
+    done = core_toolpen(*args, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, line + "\n")
+
+
+def test_run_names_the_missing_store_extra(tmp_path: Path) -> None:
+    done = core_toolpen(
+        "run",
+        str(SAMPLES / "get_customer.py"),
+        "--store",
+        "postgresql://u@127.0.0.1:1/db",
+        "--json",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert error == {
+        "kind": "missing_extra",
+        "message": "a postgresql:// store needs the 'postgres' extra: pip install 'toolpen[postgres]'",
+    }
+
+
+@pytest.mark.slow
+def test_the_core_runs_a_tool_from_the_cli_and_the_api(tmp_path: Path) -> None:
+    done = core_toolpen(
+        "run",
+        str(SAMPLES / "update_customer_loyalty_points.py"),
+        "--args",
+        '{"points_to_add": 5}',
+        "--json",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["output"]["loyalty_points"] == 5
+    api = core_python(
+        "from runtime import Runtime\n"
+        "with Runtime(store='memory://') as rt:\n"
+        "    tool = rt.add_tool('def add(a: int, b: int) -> int:\\n    return a + b\\n')\n"
+        "    print(rt.call(tool.name, {'a': 1, 'b': 2}).output)\n"
+        f"print([name for name in {EXTRA_MODULES!r} if sys.modules.get(name) is not None])",
+        tmp_path,
+    )
+    assert api.stdout.splitlines() == ["3", "[]"], api.stderr
+
+
+def test_tool_search_works_in_the_core(tmp_path: Path) -> None:
+    done = core_python(
+        "from runtime import Runtime\n"
+        "from runtime.protocols import search_deferred\n"
+        "with Runtime(store='memory://') as rt:\n"
+        f"    rt.add_tool(open({str(SAMPLES / 'get_current_weather.py')!r}).read(), defer_loading=True)\n"
+        f"    rt.add_tool(open({str(SAMPLES / 'get_customer.py')!r}).read(), defer_loading=True)\n"
+        "    print([tool.name for tool in search_deferred(rt, 'weather in Paris')])\n",
+        tmp_path,
+    )
+    assert done.stdout.splitlines() == ["['get_current_weather']"], done.stderr
+
+
+def test_import_and_help_load_nothing_heavy(tmp_path: Path) -> None:
+    # What start-up must not pay for: these load when a call, a document or a server needs them.
+    code = (
+        "import runtime\nfrom runtime import Runtime\nimport runtime.cli\n"
+        f"print(sorted(name for name in {HEAVY!r} if name in sys.modules))"
+    )
+    done = core_python(code, tmp_path)
+    assert done.stdout.splitlines() == ["[]"], done.stderr
+
+
+def test_version(tmp_path: Path) -> None:
+    done = core_toolpen("--version", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout.startswith("toolpen ")
