@@ -67,12 +67,22 @@ def run_tool(
     args: Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object, or @file.")] = None,
     context: Annotated[
         str | None,
-        typer.Option("--context", help="Context as JSON or @file: user_content, state, events, ..."),
+        typer.Option(
+            "--context",
+            help="Context as JSON or @file: user_content, state (applied over the stored state), events, "
+            "session_id, invocation_id, ...",
+        ),
     ] = None,
     store: StoreOption = DEFAULT_STORE_URL,
     session: Annotated[
-        str, typer.Option("--session", help="Session id; state persists across runs.")
-    ] = "local",
+        str | None,
+        typer.Option(
+            "--session", help="Session id; state persists across runs. [default: the context's, or local]"
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Delete the session first and start it anew (from --context).")
+    ] = False,
     as_json: JsonOption = False,
     walls: WallsOption = "all",
     *,
@@ -80,10 +90,16 @@ def run_tool(
 ) -> None:
     """Run a tool once and print its result, logs and state change.
 
+    Nothing given is ignored: the state in --context is applied over the session's stored state (and
+    recorded as a state change); its events seed a new session, or must begin the stored history
+    (else the run is refused: --fresh starts the session anew); its session_id names the session.
+
     Exit 0 when the tool succeeded, 1 when it failed, 2 when the source or the arguments are unusable
     (then every problem the checker sees is listed as file:line:col, as `toolpen check` does).
     """
+    from runtime.cli.context import prepare_session, session_for
     from runtime.results import ToolResult
+    from runtime.store import display_url
 
     problems: list[Diagnostic] = []
     try:
@@ -91,6 +107,7 @@ def run_tool(
         extras = options.extras()
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
+        session_id = session_for(session, call_context)
         with build_runtime(store, extras, walls) as rt:
             try:
                 tool = rt.add_tool(source, name, replace=True)
@@ -99,8 +116,10 @@ def run_tool(
 
                 problems = [d for d in check_source(source) if d.level == "error"]
                 raise
+            typer.echo(f"session {session_id!r} in {display_url(store)}", err=True)
+            prepare_session(rt, session_id, call_context, fresh=fresh)
             with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):
-                result = rt.call(tool.name, call_args, context=call_context, session_id=session)
+                result = rt.call(tool.name, call_args, context=call_context, session_id=session_id)
     except ToolpenError as error:
         result = ToolResult(success=False, error=error)
     if as_json:
