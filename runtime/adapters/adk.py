@@ -1,0 +1,97 @@
+"""Registered tools as Google ADK tools whose runs happen in the sandbox and whose state changes go
+into ADK's ``ToolContext.state``, so that ADK's own session service persists them.
+
+    agent = LlmAgent(name="support", model=..., tools=adk_tools(runtime))
+
+ADK owns the session here: a call runs without a toolpen session, on a snapshot of ADK's state
+(``app:``, ``user:`` and ``temp:`` keys as ADK names them), its events and ids; the delta of a
+successful call is written into ``tool_context.state`` key by key (a deleted key becomes None:
+ADK's state has no deletion). The answer is the output (a dict as it is, anything else as
+``{"result": ...}``), or ``{"error": "kind: message"}`` for the model to act on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from runtime.extras import require_extra
+
+require_extra("adk", "runtime.adapters.adk")
+
+from google.adk.tools.base_tool import BaseTool  # noqa: E402
+from google.adk.tools.tool_context import ToolContext  # noqa: E402
+from google.genai import types  # noqa: E402
+
+from runtime.adapters import definition  # noqa: E402
+from runtime.protocols import error_text  # noqa: E402
+
+if TYPE_CHECKING:
+    from runtime.registry import Tool
+    from runtime.runtime import Runtime
+
+
+class SandboxedTool(BaseTool):
+    """One registered tool as an ADK tool."""
+
+    def __init__(self, runtime: Runtime, tool: Tool) -> None:
+        shown = definition(tool, strict=False)
+        super().__init__(name=shown.name, description=shown.description)
+        self.runtime = runtime
+        self.parameters = shown.parameters
+
+    def _get_declaration(self) -> types.FunctionDeclaration:
+        return types.FunctionDeclaration(
+            name=self.name, description=self.description, parameters_json_schema=self.parameters
+        )
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        result = await asyncio.to_thread(
+            self.runtime.call,
+            self.name,
+            args,
+            context=_context(tool_context),
+            call_id=tool_context.function_call_id or None,
+        )
+        if not result.success:
+            return {"error": error_text(result.error)}
+        for key, value in result.state_delta.get("set", {}).items():
+            tool_context.state[key] = value
+        for key in result.state_delta.get("deleted", []):
+            tool_context.state[key] = None
+        return result.output if isinstance(result.output, dict) else {"result": result.output}
+
+
+def adk_tools(runtime: Runtime) -> list[SandboxedTool]:
+    """Every tool the runtime has loaded (deferred ones left out), as ADK tools."""
+    return [SandboxedTool(runtime, tool) for tool in runtime.tools()]
+
+
+def _context(tool_context: ToolContext) -> dict[str, Any]:
+    """What the tool sees, from ADK's side: state, events, ids, the user's message."""
+    session = tool_context.session
+    user_content = tool_context.user_content
+    return {
+        "state": tool_context.state.to_dict(),
+        "events": [_event(event) for event in session.events],
+        "session_id": session.id,
+        "invocation_id": tool_context.invocation_id,
+        "agent_name": tool_context.agent_name,
+        "function_call_id": tool_context.function_call_id,
+        "user_content": _dump(user_content) if user_content is not None else None,
+    }
+
+
+def _event(event: Any) -> dict[str, Any]:
+    return {
+        "id": event.id,
+        "author": event.author,
+        "invocation_id": event.invocation_id,
+        "timestamp": event.timestamp,
+        "content": _dump(event.content) if event.content is not None else None,
+        "actions": {"state_delta": {"set": dict(event.actions.state_delta or {}), "deleted": []}},
+    }
+
+
+def _dump(content: types.Content) -> dict[str, Any]:
+    return content.model_dump(mode="json", exclude_none=True)

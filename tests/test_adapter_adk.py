@@ -1,0 +1,122 @@
+"""runtime.adapters.adk: ADK's own Runner and InMemorySessionService against a scripted model;
+the tool runs sandboxed and its state change is persisted by ADK's session service."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from google.adk.agents import LlmAgent
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.genai import types
+
+from runtime import Runtime
+from runtime.adapters.adk import adk_tools
+from samples.hosts.scripted.adk_llm import ScriptedLlm, text, tool_call
+from tests.conftest import SAMPLES
+
+LOYALTY = (SAMPLES / "update_customer_loyalty_points.py").read_text()
+SEEN = '''
+def seen() -> dict:
+    """What the tool sees of ADK's session; drops the scratch key."""
+    del context.state["scratch"]
+    return {"session_id": context.session_id, "authors": [e["author"] for e in context.events],
+            "user": context.user_content["parts"][0]["text"], "plan": context.state["user:plan"]}
+'''
+
+
+@pytest.fixture
+def runtime() -> Iterator[Runtime]:
+    with Runtime(store="memory://") as rt:
+        rt.add_tool(LOYALTY)
+        rt.add_tool(SEEN)
+        yield rt
+
+
+async def turn(
+    runtime: Runtime, service: InMemorySessionService, turns: list[types.Content], text_in: str
+) -> list[Any]:
+    agent = LlmAgent(name="loyalty_agent", model=ScriptedLlm(turns=turns), tools=adk_tools(runtime))
+    runner = Runner(agent=agent, app_name="shop", session_service=service)
+    message = types.Content(role="user", parts=[types.Part(text=text_in)])
+    return [event async for event in runner.run_async(user_id="u1", session_id="s1", new_message=message)]
+
+
+def responses(events: list[Any]) -> list[dict[str, Any]]:
+    return [
+        part.function_response.response
+        for event in events
+        for part in (event.content.parts if event.content else [])
+        if part.function_response
+    ]
+
+
+def test_adk_runner_runs_the_tool_sandboxed_and_its_session_service_keeps_the_state(runtime: Runtime) -> None:
+    async def scenario() -> None:
+        service = InMemorySessionService()
+        await service.create_session(
+            app_name="shop",
+            user_id="u1",
+            session_id="s1",
+            state={"customer_profile": {"loyalty_points": 10, "plan": "Gold"}},
+        )
+        events = await turn(
+            runtime,
+            service,
+            [tool_call("update_customer_loyalty_points", {"points_to_add": 50}, "c1"), text("Done.")],
+            "Add 50",
+        )
+        assert responses(events)[0]["loyalty_points"] == 60
+        stored = await service.get_session(app_name="shop", user_id="u1", session_id="s1")
+        assert stored.state["customer_profile"]["loyalty_points"] == 60
+        # the next turn starts from what ADK persisted
+        await turn(
+            runtime,
+            service,
+            [tool_call("update_customer_loyalty_points", {"points_to_add": 5}, "c2"), text("Done.")],
+            "Add 5",
+        )
+        stored = await service.get_session(app_name="shop", user_id="u1", session_id="s1")
+        assert stored.state["customer_profile"]["loyalty_points"] == 65
+        # nothing of it went to a toolpen session: ADK owns the session
+        assert runtime.store.get_session("s1") is None
+
+    asyncio.run(scenario())
+
+
+def test_the_tool_sees_adk_session_events_ids_and_scoped_state(runtime: Runtime) -> None:
+    async def scenario() -> None:
+        service = InMemorySessionService()
+        await service.create_session(
+            app_name="shop", user_id="u1", session_id="s1", state={"user:plan": "Gold", "scratch": 1}
+        )
+        events = await turn(runtime, service, [tool_call("seen", {}, "c1"), text("ok")], "what do you see?")
+        seen = responses(events)[0]
+        assert seen == {
+            "session_id": "s1",
+            "authors": ["user", "loyalty_agent"],
+            "user": "what do you see?",
+            "plan": "Gold",
+        }
+        stored = await service.get_session(app_name="shop", user_id="u1", session_id="s1")
+        assert stored.state["scratch"] is None  # deleted in the tool: ADK's state has no deletion
+
+    asyncio.run(scenario())
+
+
+def test_a_failure_is_an_error_response_for_the_model(runtime: Runtime) -> None:
+    async def scenario() -> None:
+        service = InMemorySessionService()
+        await service.create_session(app_name="shop", user_id="u1", session_id="s1")
+        events = await turn(
+            runtime,
+            service,
+            [tool_call("update_customer_loyalty_points", {"points_to_add": "many"}, "c1"), text("Sorry.")],
+            "x",
+        )
+        assert responses(events)[0]["error"].startswith("invalid_arguments: ")
+
+    asyncio.run(scenario())
