@@ -47,14 +47,25 @@ _PYFLAKES_ERRORS: tuple[type[messages.Message], ...] = (
 )
 
 
-def check_source(source: str, *, walls: WallsMode = "all") -> list[Diagnostic]:
-    """All diagnostics of a tool's source, sorted by line and column (no policy ones under ``walls="process"``)."""
+NO_TOOL = "no tool here: the file defines no top-level function (its code is still checked)"
+
+
+def check_source(source: str, *, walls: WallsMode = "all", tool_required: bool = True) -> list[Diagnostic]:
+    """All diagnostics of a tool's source, sorted by line and column (no policy ones under ``walls="process"``).
+
+    A file without a top-level function is an error where a tool is required (registering one),
+    a note otherwise (``toolpen check`` of a helper module).
+    """
     try:
         module = parse_tool_source(source)
     except InvalidSource as error:
         return [_from_error(error, "syntax")]
     if looks_like_hooks(module):
         diagnostics = hook_diagnostics(module) + callback_return_warnings(module)
+    elif not tool_required and not any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) for node in module.body
+    ):
+        diagnostics = [Diagnostic("note", NO_TOOL, 1, 1, "schema")]
     else:
         diagnostics = _tool_diagnostics(module) + unnamed_callback_warnings(module)
     diagnostics += state_value_warnings(module)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-Level = Literal["error", "warning"]
+Level = Literal["error", "warning", "note"]
+"""A note is information, not a problem: `toolpen check` exits 0 on notes alone."""
 
 
 @dataclass(frozen=True)

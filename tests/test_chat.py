@@ -231,3 +231,14 @@ def test_the_chat_host_sample_runs() -> None:
     done = subprocess.run([sys.executable, str(host)], capture_output=True, text=True, timeout=60, check=True)
     assert "The temperature in New Delhi, India is 50 degrees Fahrenheit." in done.stdout
     assert "by 25 degrees Fahrenheit" in done.stdout
+
+
+def test_host_helpers_are_exported_from_runtime_protocols() -> None:
+    import runtime.protocols as protocols
+    from runtime.protocols.agents import handle_required_actions
+
+    for name in protocols.__all__:
+        assert getattr(protocols, name) is not None, name
+    assert protocols.run_chat is run_chat and protocols.handle_required_actions is handle_required_actions
+    assert protocols.parse_arguments('{"a": 1}') == {"a": 1}
+    assert protocols.output_text({"a": 1}) == '{"a": 1}'

@@ -15,7 +15,15 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    epilog='Example: toolpen run samples/get_customer.py --args \'{"customer_id": "c-1"}\'',
 )
+
+
+def example(command: str) -> str:
+    """A command's help epilog: one example to copy (escaped for rich markup)."""
+    from rich.markup import escape
+
+    return escape(f"Example: {command}")
 
 
 def _print_version(given: bool) -> None:

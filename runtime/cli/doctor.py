@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from runtime.cli.app import app
+from runtime.cli.app import app, example
 
 if TYPE_CHECKING:
     from runtime.probes import ProbeResult
 
 
-@app.command("doctor")
+@app.command("doctor", epilog=example("toolpen doctor --probe"))
 def doctor_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Exit with 1 when any wall is missing.")] = False,

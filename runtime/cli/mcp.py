@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 import typer
 
-from runtime.cli.app import app, need_extra
+from runtime.cli.app import app, example, need_extra
 from runtime.cli.setup import WallsOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
@@ -23,7 +23,7 @@ def tool_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-@app.command("mcp")
+@app.command("mcp", epilog=example("toolpen mcp samples/ --transport http --port 8000"))
 def mcp_command(
     paths: Annotated[list[Path], typer.Argument(help="Tool source files, or directories of them.")],
     transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from runtime.cli.app import app
+from runtime.cli.app import app, example
 from runtime.cli.setup import (
     UNUSABLE,
     ExtraOptions,
@@ -59,7 +59,12 @@ def exit_code(result: ToolResult) -> int:
     return 2 if result.error and result.error.kind in UNUSABLE else 1
 
 
-@app.command("run")
+@app.command(
+    "run",
+    epilog=example(
+        "toolpen run samples/update_customer_loyalty_points.py --args '{\"points_to_add\": 50}' --context @samples/context/update_customer_loyalty_points.json"
+    ),
+)
 @with_extra_options
 def run_tool(
     file: Annotated[Path, typer.Argument(help="Python file with the tool's source.")],

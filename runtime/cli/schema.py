@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from runtime.cli.app import app
+from runtime.cli.app import app, example
 from runtime.cli.setup import WallsOption
 from runtime.errors import InvalidSource
 from runtime.schema.formats import Format, lower
@@ -27,7 +27,7 @@ def _read(file: Path) -> str | None:
         return None
 
 
-@app.command("schema")
+@app.command("schema", epilog=example("toolpen schema samples/get_customer.py --format responses --strict"))
 def schema_command(
     file: Annotated[Path | None, typer.Argument(help="The tool's Python source file.")] = None,
     name: Annotated[
@@ -99,27 +99,46 @@ def _openapi_definitions(item: str, fmt: str, strict: bool) -> list[dict]:
     return [result.schema for result in lowered]
 
 
-@app.command("check")
+@app.command("check", epilog=example("toolpen check samples/*.py --json"))
 def check_command(
     files: Annotated[list[Path], typer.Argument(help="Tool source files to check.")],
     walls: WallsOption = "all",
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help='Print one JSON object: {"files": [{"file", "diagnostics"}], "errors", ...}.'
+        ),
+    ] = False,
 ) -> None:
-    """Report schema, docstring, undefined-name and sandbox-policy problems as file:line:col."""
+    """Report schema, docstring, undefined-name and sandbox-policy problems as file:line:col.
+
+    A file without a top-level function gets a note, not an error: there is no tool to check.
+    Exit 0 without errors (warnings and notes allowed), 1 with errors, 2 when a file cannot be read.
+    """
     from runtime.check import check_source
 
-    unreadable = errors = warnings = 0
+    reports: list[dict] = []
+    counts = {"error": 0, "warning": 0, "note": 0}
     for file in files:
         source = _read(file)
         if source is None:
-            unreadable += 1
+            reports.append({"file": str(file), "unreadable": True, "diagnostics": []})
             continue
-        for diagnostic in check_source(source, walls=walls):
-            typer.echo(diagnostic.format(str(file)))
-            errors += diagnostic.level == "error"
-            warnings += diagnostic.level == "warning"
+        diagnostics = check_source(source, walls=walls, tool_required=False)
+        reports.append({"file": str(file), "diagnostics": [d.to_dict() for d in diagnostics]})
+        for diagnostic in diagnostics:
+            counts[diagnostic.level] += 1
+            if not as_json:
+                typer.echo(diagnostic.format(str(file)))
+    unreadable = sum(1 for report in reports if report.get("unreadable"))
     checked = len(files) - unreadable
-    typer.echo(f"{errors} error(s), {warnings} warning(s) in {checked} file(s)")
+    if as_json:
+        summary = {"errors": counts["error"], "warnings": counts["warning"], "notes": counts["note"]}
+        typer.echo(json.dumps({"files": reports, **summary, "unreadable": unreadable}, ensure_ascii=False))
+    else:
+        notes = f", {counts['note']} note(s)" if counts["note"] else ""
+        typer.echo(f"{counts['error']} error(s), {counts['warning']} warning(s){notes} in {checked} file(s)")
     if unreadable:
         raise typer.Exit(EXIT_UNUSABLE)
-    if errors:
+    if counts["error"]:
         raise typer.Exit(EXIT_PROBLEMS)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from runtime.cli.app import app, need_extra
+from runtime.cli.app import app, example, need_extra
 from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption
@@ -16,7 +16,10 @@ from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
 
 
-@app.command("serve")
+@app.command(
+    "serve",
+    epilog=example("toolpen serve --tools samples/ --store sqlite:///service.db --api-key @key.txt=acme"),
+)
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,

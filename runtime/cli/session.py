@@ -10,14 +10,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from runtime.cli.app import app, exit_missing_extra
+from runtime.cli.app import app, example, exit_missing_extra
 from runtime.errors import MissingExtra, ToolpenError
 from runtime.store import DEFAULT_STORE_URL, display_url, open_store
 
 if TYPE_CHECKING:
     from runtime.store import Store
 
-session_app = typer.Typer(name="session", help="List, show and delete stored sessions.", no_args_is_help=True)
+session_app = typer.Typer(
+    name="session",
+    help="List, show and delete stored sessions.",
+    no_args_is_help=True,
+    epilog=example("toolpen session show local"),
+)
 app.add_typer(session_app, name="session")
 
 StoreOption = Annotated[
@@ -38,7 +43,7 @@ def _opened(url: str) -> Iterator[Store]:
         raise typer.Exit(1) from None
 
 
-@session_app.command("list")
+@session_app.command("list", epilog=example("toolpen session list --store sqlite:///.toolpen/sessions.db"))
 def list_sessions(
     store_url: StoreOption = DEFAULT_STORE_URL,
     app_name: Annotated[str | None, typer.Option("--app", help="Only this app's sessions.")] = None,
@@ -60,7 +65,7 @@ def list_sessions(
     Console(width=200).print(table)
 
 
-@session_app.command("show")
+@session_app.command("show", epilog=example("toolpen session show local"))
 def show_session(session_id: str, store_url: StoreOption = DEFAULT_STORE_URL) -> None:
     """Print a session (state and events) as JSON."""
     with _opened(store_url) as store:
@@ -68,7 +73,7 @@ def show_session(session_id: str, store_url: StoreOption = DEFAULT_STORE_URL) ->
     typer.echo(json.dumps(session.to_dict(), indent=2, ensure_ascii=False))
 
 
-@session_app.command("delete")
+@session_app.command("delete", epilog=example("toolpen session delete dinner"))
 def delete_session(session_id: str, store_url: StoreOption = DEFAULT_STORE_URL) -> None:
     """Delete a session with its events and call records (app and user state stay)."""
     with _opened(store_url) as store:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from runtime.cli.app import app
+from runtime.cli.app import app, example
 from runtime.cli.run import exit_code, print_result
 from runtime.cli.setup import (
     ExtraOptions,
@@ -89,7 +89,7 @@ def _play(rt: Runtime, script: dict[str, Any], session: str) -> list[tuple[str, 
     return steps
 
 
-@app.command("turn")
+@app.command("turn", epilog=example("toolpen turn samples/turns/refund_turn.json --session demo"))
 @with_extra_options
 def run_turn(
     file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls, ...")],

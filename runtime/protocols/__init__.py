@@ -6,6 +6,7 @@ What the adapters share lives here: running one model-requested call through a
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,6 +19,44 @@ from runtime.search import DEFAULT_LIMIT, ToolIndex
 if TYPE_CHECKING:
     from runtime.registry import Tool
     from runtime.runtime import Runtime
+
+__all__ = [
+    "TOOL_SEARCH",
+    "CallOutcome",
+    "agent_tools",
+    "chat_tools",
+    "drive_session",
+    "error_text",
+    "handle_required_actions",
+    "handle_tool_calls",
+    "has_deferred",
+    "output_text",
+    "parse_arguments",
+    "run_call",
+    "run_chat",
+    "search_deferred",
+    "send_results",
+]
+"""What a host needs: the shared helpers defined here, and the loops of ``agents`` and ``chat``
+(imported when first named, since those modules import this one)."""
+
+_LOOPS = {
+    "agent_tools": "runtime.protocols.agents",
+    "drive_session": "runtime.protocols.agents",
+    "handle_required_actions": "runtime.protocols.agents",
+    "send_results": "runtime.protocols.agents",
+    "chat_tools": "runtime.protocols.chat",
+    "handle_tool_calls": "runtime.protocols.chat",
+    "run_chat": "runtime.protocols.chat",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LOOPS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'runtime.protocols' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
 
 TOOL_SEARCH = "tool_search"
 TOOL_SEARCH_DESCRIPTION = (
