@@ -4,6 +4,8 @@ the tool runs sandboxed and its state change is persisted by ADK's session servi
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -120,3 +122,13 @@ def test_a_failure_is_an_error_response_for_the_model(runtime: Runtime) -> None:
         assert responses(events)[0]["error"].startswith("invalid_arguments: ")
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_the_sample_host_runs() -> None:
+    host = SAMPLES / "hosts" / "adk_host.py"
+    done = subprocess.run(
+        [sys.executable, str(host)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "agent: Done." in done.stdout
+    assert "loyalty_points': 75" in done.stdout

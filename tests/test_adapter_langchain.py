@@ -4,6 +4,8 @@ scripted chat model bound to them; the calls run sandboxed in a toolpen session.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -59,3 +61,13 @@ def test_the_args_schema_is_the_derived_one_and_failures_are_error_messages(runt
     message = tool.invoke(call, config=CONFIG)
     assert message.status == "error"
     assert message.content.startswith("invalid_arguments: ")
+
+
+@pytest.mark.slow
+def test_the_sample_host_runs() -> None:
+    host = SAMPLES / "hosts" / "langchain_host.py"
+    done = subprocess.run(
+        [sys.executable, str(host)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "agent: Done." in done.stdout
+    assert "loyalty_points': 50" in done.stdout

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -79,3 +81,13 @@ def test_a_retried_tool_call_id_replays_instead_of_running_twice(runtime: Runtim
     run(runtime, [call, [message("ok")]], {"session_id": "s3"})
     run(runtime, [call, [message("ok")]], {"session_id": "s3"})
     assert runtime.store.require_session("s3").state["customer_profile"]["loyalty_points"] == 50
+
+
+@pytest.mark.slow
+def test_the_sample_host_runs() -> None:
+    host = SAMPLES / "hosts" / "openai_agents_host.py"
+    done = subprocess.run(
+        [sys.executable, str(host)], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert "agent: Done." in done.stdout
+    assert "loyalty_points': 75" in done.stdout

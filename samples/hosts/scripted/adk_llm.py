@@ -32,4 +32,7 @@ class ScriptedLlm(BaseLlm):
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncGenerator[LlmResponse, None]:
         self.requests.append(llm_request)
-        yield LlmResponse(content=self.turns.pop(0))
+        usage = types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=0, candidates_token_count=0, total_token_count=0
+        )
+        yield LlmResponse(content=self.turns.pop(0), usage_metadata=usage)
