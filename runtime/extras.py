@@ -16,6 +16,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "agents": ("openai", "agents"),
     "adk": ("google.adk",),
     "langchain": ("langchain_core",),
+    "ces": ("numpy", "google.protobuf"),
 }
 """Each extra and the modules it installs (as pyproject.toml lists them)."""
 

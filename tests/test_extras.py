@@ -122,7 +122,7 @@ def test_import_and_help_load_nothing_heavy(tmp_path: Path) -> None:
     # What start-up must not pay for: these load when a call, a document or a server needs them.
     code = (
         "import runtime\nfrom runtime import Runtime\nimport runtime.cli\n"
-        f"print(sorted(name for name in {HEAVY!r} if name in sys.modules))"
+        f"print(sorted(name for name in {HEAVY!r} if sys.modules.get(name) is not None))"
     )
     done = core_python(code, tmp_path)
     assert done.stdout.splitlines() == ["[]"], done.stderr
