@@ -68,6 +68,8 @@ ALLOWED_DUNDER_METHODS = frozenset(
     {
         "__init__",
         "__init_subclass__",
+        "__setattr__",
+        "__delattr__",
         "__format__",
         "__getattr__",
         "__reversed__",
@@ -384,9 +386,16 @@ def _private_allowed(obj: Any, name: str) -> bool:
 
 
 def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
-    """A special method of the tool's own objects (or through ``super()``); a host class's only for tool instances."""
+    """A special method of the tool's own objects (or through ``super()``); a host class's only for tool instances.
+
+    ``__setattr__``/``__delattr__`` (``object.__setattr__(self, "x", v)`` in a frozen dataclass) check
+    the attribute name as ``setattr`` does, whoever defines them.
+    """
     if type(obj) is super:
-        return getattr(obj, name, *default)
+        bound_to = getattr(obj, "__self__")  # noqa: B009 - typeshed does not know super.__self__
+        if not (is_tool_class(bound_to) or is_tool_class(type(bound_to))):
+            refuse(f"super().{name} is available in the tool's own classes only")
+        return _checked_setter(getattr(obj, name, *default), name, bound_to)
     if isinstance(obj, type):
         owner = _owner(obj.__mro__, name)
         if owner is None:
@@ -395,7 +404,22 @@ def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         return value if is_tool_class(owner) else _for_tool_instances(value, name)
     if not is_tool_class(type(obj)):
         refuse(f"access to attribute {name!r} is not allowed on objects the tool did not define")
-    return getattr(obj, name, *default)
+    return _checked_setter(getattr(obj, name, *default), name, obj)
+
+
+_ATTRIBUTE_SETTERS = frozenset({"__setattr__", "__delattr__"})
+
+
+def _checked_setter(method: Any, name: str, target: Any) -> Any:
+    """A bound ``__setattr__``/``__delattr__`` that refuses the names ``setattr`` would refuse."""
+    if name not in _ATTRIBUTE_SETTERS:
+        return method
+
+    def call(attribute: str, *args: Any) -> Any:
+        _check_written_name(target, attribute)
+        return method(attribute, *args)
+
+    return call
 
 
 def _for_tool_instances(method: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -404,6 +428,8 @@ def _for_tool_instances(method: Callable[..., Any], name: str) -> Callable[..., 
     def call(instance: Any, *args: Any, **kwargs: Any) -> Any:
         if not is_tool_class(type(instance)):
             refuse(f"{name} of a class may only be called on the tool's own objects")
+        if name in _ATTRIBUTE_SETTERS and args:
+            _check_written_name(instance, args[0])
         return method(instance, *args, **kwargs)
 
     return call

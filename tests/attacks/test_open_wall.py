@@ -135,3 +135,37 @@ def test_no_library_class_a_tool_can_name_matches_private_attributes_by_position
         assert all(is_allowed_attribute(name) for name in getattr(cls, "__match_args__", ())), cls
     with pytest.raises(PolicyViolation):
         run_tool("class P:\n    __match_args__ = ('__globals__',)\ndef tool():\n    return P\n")
+
+
+SETATTR_ATTACKS = {
+    "object-setattr-class": (
+        "class A:\n    pass\ndef tool():\n    a = A()\n    object.__setattr__(a, '__class__', int)\n"
+    ),
+    "super-setattr-class": (
+        "class A:\n    def f(self):\n        super().__setattr__('__dict__', {})\ndef tool():\n    A().f()\n"
+    ),
+    "bound-setattr-dunder": "class A:\n    pass\ndef tool():\n    A().__setattr__('__class__', int)\n",
+    "super-of-a-proxy": "def tool():\n    super(type(context), context).__setattr__('state', {})\n",
+    "object-setattr-on-a-proxy": "def tool():\n    object.__setattr__(context, 'state', {})\n",
+    "object-delattr-private-of-proxy": "def tool():\n    object.__delattr__(tools, '_rpc')\n",
+}
+
+
+@pytest.mark.parametrize("source", SETATTR_ATTACKS.values(), ids=SETATTR_ATTACKS.keys())
+def test_setattr_as_a_special_method_checks_the_name_and_the_object(source: str) -> None:
+    context = Context({"state": {"k": 1}})
+    with pytest.raises(PolicyViolation):
+        run_tool(source, injected={"context": context, "tools": Tools(lambda *a: None, context.state)})
+    assert type(context.state).__name__ == "dict" and context.state == {"k": 1}
+
+
+def test_frozen_dataclasses_set_fields_with_object_setattr() -> None:
+    source = (
+        "from dataclasses import dataclass, field\n"
+        "@dataclass(frozen=True)\nclass Price:\n    net: float\n    gross: float = field(init=False)\n"
+        "    def __post_init__(self):\n        object.__setattr__(self, 'gross', round(self.net * 1.2, 2))\n"
+        "class Audited:\n    def __setattr__(self, name, value):\n        super().__setattr__(name, value)\n"
+        "        super().__setattr__('_last', name)\n"
+        "def tool():\n    a = Audited()\n    a.x = 1\n    return Price(10).gross, a._last\n"
+    )
+    assert run_tool(source)[0] == (12.0, "x")
