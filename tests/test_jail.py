@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -192,3 +193,19 @@ def test_every_allowed_syscall_exists_on_this_machine():
 
     assert all(pyseccomp.resolve_syscall(pyseccomp.Arch.NATIVE, call.name) >= 0 for call in SYSCALLS)
     assert len({call.name for call in SYSCALLS}) == len(SYSCALLS)
+
+
+def test_an_installation_under_tmp_is_bound_on_top_of_the_jails_tmp(tmp_path):
+    # CI clones into /tmp: the jail's own small /tmp must not hide toolpen's code (or a venv) there
+    assert str(tmp_path).startswith("/tmp/")
+    for package in ("runtime", "sandbox"):
+        shutil.copytree(os.path.join(PACKAGE_ROOT, package), tmp_path / package)
+    script = "from runtime.pool import WorkerPool\nfrom sandbox.limits import Limits\n" + (
+        "with WorkerPool(size=1) as pool:\n"
+        "    print(pool.run({'source': 'def f():\\n    return 7\\n', 'entry': 'f'}, Limits(), None).output)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )  # fmt: skip
+    assert result.stdout.split() == ["7"], result.stderr

@@ -45,7 +45,8 @@ IMPORT_PACKAGES = ("runtime", "sandbox")  # our own, on PYTHONPATH=<package root
 
 def mounts(package_root: str) -> tuple[Mount, ...]:
     """The whole file system of the jail for this interpreter and this installation of toolpen."""
-    entries: list[Mount] = []
+    # first, so that binds below /tmp (a checkout or a venv there, as in CI) land on top of it
+    entries: list[Mount] = [Mount("tmpfs", "/tmp", size=TMPFS_SIZE, why="the workers' (removed) directories")]
     for path in SYSTEM_LIBRARIES:
         if os.path.islink(path):
             entries.append(Mount("symlink", path, os.readlink(path), why="merged /usr"))
@@ -74,7 +75,6 @@ def mounts(package_root: str) -> tuple[Mount, ...]:
         entries.append(Mount("ro-bind", ZONEINFO, ZONEINFO, why="time zones for `zoneinfo`"))
     entries.extend(Mount("dev-bind", device, device, why="the only devices") for device in DEVICES)
     entries.append(Mount("proc", "/proc", why="this PID namespace only: statm, net/dev of the worker"))
-    entries.append(Mount("tmpfs", "/tmp", size=TMPFS_SIZE, why="the workers' (removed) directories"))
     return tuple(entries)
 
 
