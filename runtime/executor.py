@@ -123,18 +123,24 @@ class Executor:
         """Run the ``kind`` callbacks (``before_agent``, ``after_model``, ...); the output is the replacement.
 
         As in CES, they run in registration order and the first that returns something ends the
-        chain; None when none replaced anything.
+        chain; None when none replaced anything. What they edit in place (``hide_tool`` on the
+        request, a changed response) is written back into the host's ``llm_request`` /
+        ``llm_response`` dicts when the run succeeds.
         """
         trail = Trail(snapshot)
         values = {"llm_request": llm_request, "llm_response": llm_response}
+        replacement = None
         try:
             for hook in list(self.hooks.get(kind, [])):
                 replacement = self.run_hook(hook, values, trail, invocation)
                 if replacement is not None:
-                    return trail.outcome(replacement_dict(hook, replacement))
+                    replacement = replacement_dict(hook, replacement)
+                    break
         except ToolpenError as error:
             return trail.failure(error)
-        return trail.outcome(None)
+        _write_back(llm_request, values["llm_request"])
+        _write_back(llm_response, values["llm_response"])
+        return trail.outcome(replacement)
 
     def limits_for(self, tool: Tool) -> Limits:
         """The limits a tool runs under: its own when it was registered with some, else the runtime's."""
@@ -151,6 +157,7 @@ class Executor:
         trail.absorb(reply)
         if (error := reply.error) is not None:
             raise type(error)(f"{hook.entry} failed: {error.message}", line=error.line, col=error.col)
+        values.update(reply.hook_values)  # edited in place (input, llm_request): the next step sees it
         return reply.output
 
     def _run_with_hooks(
@@ -164,6 +171,8 @@ class Executor:
             replacement = self.run_hook(hook, values, trail, invocation)
             if replacement is not None:
                 return trail.outcome(replacement_dict(hook, replacement))
+        if values["input"] is not args:  # a callback edited the input: checked like the model's
+            args = values["input"] = tool.arguments(values["input"])
         output, faked = self._fake(tool, values, trail, invocation)
         if not faked:
             reply = self._run_tool(tool, args, trail.snapshot(), invocation)
@@ -266,6 +275,13 @@ def within_state_limit(reply: WorkerReply, state: dict[str, Any], limit: int) ->
         return reply
     error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
     return WorkerReply(error=error, logs=reply.logs)
+
+
+def _write_back(given: dict[str, Any] | None, edited: Any) -> None:
+    """A callback's in-place edit of a request or response, into the host's own dict (as CES hosts see it)."""
+    if isinstance(given, dict) and isinstance(edited, dict) and edited is not given:
+        given.clear()
+        given.update(edited)
 
 
 def replacement_dict(hook: Hook, value: Any) -> dict[str, Any]:

@@ -47,7 +47,16 @@ from runtime.jail import (
 )
 from runtime.session import StateDelta
 from sandbox.limits import Limits
-from sandbox.wire import ProtocolError, Rpc, WallsMode, decode, encode, recv_frame, send_frame
+from sandbox.wire import (
+    WRITABLE_HOOK_VALUES,
+    ProtocolError,
+    Rpc,
+    WallsMode,
+    decode,
+    encode,
+    recv_frame,
+    send_frame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +78,8 @@ class WorkerReply:
     error: ToolpenError | None = None
     state_delta: StateDelta = field(default_factory=StateDelta)
     logs: str = ""
+    hook_values: dict[str, Any] = field(default_factory=dict)
+    """A callback's in-place changes to its writable arguments (``input``, ``llm_request``, ``llm_response``)."""
 
     @property
     def success(self) -> bool:
@@ -88,7 +99,10 @@ class WorkerReply:
             delta = StateDelta.from_dict(done.get("state_delta"))
         except InvalidState as exc:
             raise ProtocolError(exc.message) from None
-        return cls(output=done["output"], state_delta=delta, logs=logs)
+        hook_values = done.get("hook_values", {})
+        if not isinstance(hook_values, dict) or not set(hook_values) <= set(WRITABLE_HOOK_VALUES):
+            raise ProtocolError(f"a reply's hook_values name only {', '.join(WRITABLE_HOOK_VALUES)}")
+        return cls(output=done["output"], state_delta=delta, logs=logs, hook_values=hook_values)
 
 
 def _decode_error(error: Any) -> ToolpenError:

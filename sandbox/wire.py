@@ -36,6 +36,11 @@ FAILURE_INVALID_URL = "invalid url:"
 FAILURE_TOO_LARGE = "response too large:"
 
 
+WRITABLE_HOOK_VALUES = ("input", "llm_request", "llm_response")
+"""Callback arguments whose in-place changes a ``done`` reports back (``"hook_values"``), as in CES:
+a ``before_tool`` callback may edit ``input``, a ``before_model`` callback ``llm_request`` (``hide_tool``)."""
+
+
 class ProtocolError(Exception):
     """The peer sent something that is not a well-formed frame."""
 

@@ -354,3 +354,48 @@ def before_tool_callback(tool: Tool, input: dict, callback_context: CallbackCont
 )  # fmt: skip
 def test_every_class_is_a_global(rt: Runtime, name: str) -> None:
     assert call(rt, tool(f"return {name}.__name__".replace(".__name__", " is not None"))) is True
+
+
+def test_a_before_tool_callback_may_edit_the_input_in_place(rt: Runtime) -> None:
+    rt.add_tool(LOOKUP)
+    rt.add_callback(
+        """
+def before_tool_callback(tool, input, callback_context):
+    input["order_id"] = input["order_id"].strip().upper()
+    return None
+"""
+    )
+    assert rt.call("lookup", {"order_id": " a-7 "}).output == {"order_id": "A-7", "status": "shipped"}
+
+
+def test_an_edited_input_is_checked_like_the_models(rt: Runtime) -> None:
+    rt.add_tool(LOOKUP)
+    rt.add_callback(
+        "def before_tool_callback(tool, input, callback_context):\n    input['order_id'] = 7\n    return None\n"
+    )
+    result = rt.call("lookup", {"order_id": "A-7"})
+    assert result.error is not None and result.error.kind == "invalid_arguments"
+
+
+def test_hide_tool_reaches_the_hosts_request(rt: Runtime) -> None:
+    rt.add_callback(
+        """
+def before_model_callback(callback_context, llm_request):
+    if callback_context.get_variable("tier", "standard") != "gold":
+        llm_request.hide_tool("issue_refund")
+    llm_request.contents[-1].parts.append(Part.from_text("(tier checked)"))
+    return None
+"""
+    )
+    request = {"model": "m", "contents": [{"role": "user", "parts": [{"text": "refund please"}]}]}
+    result = rt.run_callbacks("before_model", llm_request=request)
+    assert result.success and result.output is None
+    assert request == {
+        "model": "m",
+        "contents": [{"role": "user", "parts": [{"text": "refund please"}, {"text": "(tier checked)"}]}],
+        "config": {"excluded_tools": ["issue_refund"]},
+    }
+    untouched = {"contents": [USER_TURN]}
+    rt.run_callbacks("before_model", llm_request=untouched, context={"state": {"tier": "gold"}})
+    assert untouched["contents"][0]["parts"][-1] == {"text": "(tier checked)"}
+    assert "config" not in untouched

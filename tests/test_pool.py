@@ -206,6 +206,9 @@ MALFORMED_REPLIES = [
     {"op": "done", "success": False, "error": "boom"},
     {"op": "done", "success": False, "error": {"kind": "tool_error"}},
     {"op": "done", "success": False, "error": {"kind": "tool_error", "message": "m", "line": "4"}},
+    # a callback may report edits of its input or model request/response, and of nothing else
+    {"op": "done", "success": True, "output": 1, "hook_values": {"tool": {"name": "x"}}},
+    {"op": "done", "success": True, "output": 1, "hook_values": ["input"]},
 ]
 
 

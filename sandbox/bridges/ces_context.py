@@ -3,7 +3,8 @@
 ``ces_globals(context, rpc)`` is the whole injected namespace: ``context`` (a :class:`ToolContext`),
 ``tools`` and ``async_tools``, ``ces_requests``, the module-level ``get_variable`` /
 ``set_variable`` / ``remove_variable``, and the classes of ``sandbox.bridges.ces_types``.
-``hook_arguments`` turns the host's JSON into the objects a callback or fake receives.
+``HookCall`` turns the host's JSON into the objects a callback or fake receives, and reports
+what the callback changed in them (CES hosts see in-place edits of ``input`` and ``llm_request``).
 
 Everything here is built on the proxies (``StateProxy``, the ``tools`` RPC): no host object
 reaches tool code, and what goes back to the host is JSON.
@@ -29,7 +30,7 @@ from sandbox.bridges.ces_types import (
 )
 from sandbox.bridges.proxies import Context, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
-from sandbox.wire import Rpc
+from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc
 
 
 def _as_model(model: type[CesModel], value: Any) -> Any:
@@ -262,25 +263,46 @@ def ces_globals(context: ToolContext, rpc: Rpc) -> dict[str, Any]:
     }
 
 
-def hook_arguments(hook: dict[str, Any], context: CallbackContext) -> list[Any]:
-    """The positional arguments of a callback or fake: ``{"parameters": [...], "values": {...}}``.
+def _hook_value(name: str, value: Any) -> Any:
+    if name == "tool":
+        return Tool.model_validate(value or {})
+    if name == "llm_request":
+        return _as_model(LlmRequest, value if value is not None else {})
+    if name == "llm_response":
+        return _as_model(LlmResponse, value if value is not None else {})
+    return value
 
-    ``callback_context`` is the call's context, ``tool`` a :class:`Tool`, ``llm_request`` and
-    ``llm_response`` an :class:`LlmRequest` / :class:`LlmResponse`; ``input`` and
-    ``tool_response`` stay dicts, as in CES.
+
+def _json_of(value: Any) -> Any:
+    return value.to_json() if isinstance(value, CesModel) else json.loads(json.dumps(value))
+
+
+class HookCall:
+    """One callback or fake call, from ``{"parameters": [...], "values": {...}}``.
+
+    ``arguments`` are what the function receives: ``callback_context`` is the call's context,
+    ``tool`` a :class:`Tool`, ``llm_request`` / ``llm_response`` an :class:`LlmRequest` /
+    :class:`LlmResponse`; ``input`` and ``tool_response`` stay dicts, as in CES. ``changed()``
+    gives the writable arguments the function changed in place, as JSON.
     """
-    values = hook.get("values") or {}
-    arguments: list[Any] = []
-    for name in hook["parameters"]:
-        value = values.get(name)
-        if name == "callback_context":
-            arguments.append(context)
-        elif name == "tool":
-            arguments.append(Tool.model_validate(value or {}))
-        elif name == "llm_request":
-            arguments.append(_as_model(LlmRequest, value if value is not None else {}))
-        elif name == "llm_response":
-            arguments.append(_as_model(LlmResponse, value if value is not None else {}))
-        else:
-            arguments.append(value)
-    return arguments
+
+    def __init__(self, hook: dict[str, Any], context: CallbackContext) -> None:
+        values = hook.get("values") or {}
+        self.parameters = list(hook["parameters"])
+        self.arguments = [
+            context if name == "callback_context" else _hook_value(name, values.get(name))
+            for name in self.parameters
+        ]
+        self._before = {
+            name: _json_of(argument)
+            for name, argument in zip(self.parameters, self.arguments, strict=True)
+            if name in WRITABLE_HOOK_VALUES and argument is not None
+        }
+
+    def changed(self) -> dict[str, Any]:
+        """``{name: json}`` for each writable argument that differs from what the function was given."""
+        changed: dict[str, Any] = {}
+        for name, argument in zip(self.parameters, self.arguments, strict=True):
+            if name in self._before and (after := _json_of(argument)) != self._before[name]:
+                changed[name] = after
+        return changed

@@ -33,7 +33,7 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.bridges.ces_context import ToolContext, ces_globals, hook_arguments
+from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals
 from sandbox.bridges.ces_types import CesModel
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
@@ -82,7 +82,8 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
     try:
         apply_call_limits(limits, base_vm, reuse=reuse)
         context = ToolContext(job.get("context") or {})
-        result = _call_entry(job, context, _bounded_rpc(rpc, limits), output)
+        written_back: dict[str, Any] = {}
+        result = _call_entry(job, context, _bounded_rpc(rpc, limits), output, written_back)
         output_text = _result_text(result, limits.result_size)
         done = {
             "op": "done",
@@ -90,6 +91,8 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
             "output": json.loads(output_text),
             "state_delta": _checked_delta(context, limits.state_size),
         }
+        if written_back:
+            done["hook_values"] = json.loads(_result_text(written_back, limits.result_size))
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
         line = _tool_line(exc.__traceback__)
         exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
@@ -115,7 +118,14 @@ def compile_for(source: str, walls: object) -> CodeType:
     return compile_plain(source) if walls == "process" else compile_tool(source, filename=TOOL_FILENAME)
 
 
-def _call_entry(job: dict[str, Any], context: ToolContext, rpc: Rpc, output: OutputCapture) -> Any:
+def _call_entry(
+    job: dict[str, Any],
+    context: ToolContext,
+    rpc: Rpc,
+    output: OutputCapture,
+    written_back: dict[str, Any] | None = None,
+) -> Any:
+    """Run the job's entry; for a callback, what it changed in its writable arguments joins ``written_back``."""
     walls = job.get("walls")
     code = compile_for(job["source"], walls)
     injected = ces_globals(context, rpc)
@@ -126,13 +136,16 @@ def _call_entry(job: dict[str, Any], context: ToolContext, rpc: Rpc, output: Out
     if not callable(function):
         raise InvalidSource(f"the tool defines no function named {entry!r}")
     hook = job.get("hook")
-    if hook is not None:
-        result = function(*hook_arguments(hook, context))
+    call = HookCall(hook, context) if hook is not None else None
+    if call is not None:
+        result = function(*call.arguments)
     else:
         positional, keywords = bind_arguments(function, job.get("args") or {})
         result = function(*positional, **keywords)
     if inspect.iscoroutine(result):
         result = run_coroutine(result)
+    if call is not None and written_back is not None:
+        written_back.update(call.changed())
     return result
 
 
