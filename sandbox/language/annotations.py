@@ -50,6 +50,10 @@ _TRUSTED_TYPE_MODULES = frozenset(
 )
 
 
+_CES_TYPE_MODULES = frozenset({"sandbox.bridges.ces_types", "sandbox.bridges.ces_context"})
+"""The CES classes every tool gets as globals (``Part``, ``Content``, ``ToolContext``, ...)."""
+
+
 def annotation_problems(node: ast.expr) -> list[Problem]:
     """Why ``node`` is not a plain type expression (an empty list when it is)."""
     problems: list[Problem] = []
@@ -164,8 +168,9 @@ def _is_type_value(value: Any) -> bool:
     if isinstance(value, _CONSTANT_TYPES):
         return True
     if isinstance(value, type):
-        module = str(getattr(value, "__module__", "")).partition(".")[0]
-        return not issubclass(value, type) and module in _TRUSTED_TYPE_MODULES
+        module = str(getattr(value, "__module__", ""))
+        trusted = module.partition(".")[0] in _TRUSTED_TYPE_MODULES or module in _CES_TYPE_MODULES
+        return not issubclass(value, type) and trusted
     return type(value).__module__ in ("typing", "typing_extensions", "types")
 
 

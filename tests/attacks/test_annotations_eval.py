@@ -212,3 +212,14 @@ def test_ordinary_forward_references_still_resolve() -> None:
         "list[toolpen_tool.Item]",
         "y",
     ]
+
+
+def test_the_ces_classes_name_types_in_string_annotations() -> None:
+    from sandbox.bridges.ces_types import Part
+
+    source = (
+        "from __future__ import annotations\nfrom pydantic import BaseModel\n"
+        "class Note(BaseModel):\n    part: Part | None = None\n"
+        "def tool():\n    return Note(part=Part(text='hi')).part.text\n"
+    )
+    assert run_tool(source, injected={"Part": Part})[0] == "hi"
