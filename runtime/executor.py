@@ -123,7 +123,9 @@ class Executor:
         """Run the ``kind`` callbacks (``before_agent``, ``after_model``, ...); the output is the replacement.
 
         As in CES, they run in registration order and the first that returns something ends the
-        chain; None when none replaced anything. What they edit in place (``hide_tool`` on the
+        chain; None when none replaced anything. A guardrail code callback answers
+        ``{"decision": "OK"}`` (carry on, like None) or ``{"decision": "TRIGGER", "reason": ...}``
+        (the replacement: the host halts). What they edit in place (``hide_tool`` on the
         request, a changed response) is written back into the host's ``llm_request`` /
         ``llm_response`` dicts when the run succeeds.
         """
@@ -135,6 +137,9 @@ class Executor:
                 replacement = self.run_hook(hook, values, trail, invocation)
                 if replacement is not None:
                     replacement = replacement_dict(hook, replacement)
+                    if replacement.get("decision") == "OK":  # a guardrail code callback let it pass
+                        replacement = None
+                        continue
                     break
         except ToolpenError as error:
             return trail.failure(error)

@@ -399,3 +399,25 @@ def before_model_callback(callback_context, llm_request):
     rt.run_callbacks("before_model", llm_request=untouched, context={"state": {"tier": "gold"}})
     assert untouched["contents"][0]["parts"][-1] == {"text": "(tier checked)"}
     assert "config" not in untouched
+
+
+GUARDRAIL = """
+def before_model_callback(callback_context, llm_request):
+    text = " ".join(p.text or "" for c in llm_request.contents for p in c.parts or [])
+    if "card number" in text.lower():
+        return {"decision": "TRIGGER", "reason": "payment data"}
+    return {"decision": "OK"}
+"""
+
+
+def test_guardrail_code_callbacks_pass_or_trigger(rt: Runtime) -> None:
+    rt.add_callback(GUARDRAIL)
+    rt.add_callback(
+        "def before_model_callback(callback_context, llm_request):\n"
+        "    return LlmResponse.from_parts([Part.from_text('after the guardrail')])\n"
+    )
+    passed = rt.run_callbacks("before_model", llm_request={"contents": [USER_TURN]})
+    assert passed.output == {"content": {"role": "model", "parts": [{"text": "after the guardrail"}]}}
+    card = {"contents": [{"role": "user", "parts": [{"text": "my card number is 4111"}]}]}
+    triggered = rt.run_callbacks("before_model", llm_request=card)
+    assert triggered.output == {"decision": "TRIGGER", "reason": "payment data"}
