@@ -55,9 +55,13 @@ def calls_per_second(call: Callable[[], object], seconds: float = 3.0, threads: 
 
 def idle_worker_memory(pool: WorkerPool) -> tuple[int, int]:
     """(RSS, PSS) in KiB of one ready worker."""
-    zygote = pool._zygote.process.pid
-    with open(f"/proc/{zygote}/task/{zygote}/children") as children:
-        pid = children.read().split()[-1]
+    pid = str(pool._zygote.process.pid)
+    while True:  # down from the zygote (in the jail, from bubblewrap) to its last child, a ready worker
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            below = children.read().split()
+        if not below:
+            break
+        pid = below[-1]
     with open(f"/proc/{pid}/status") as status:
         rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
     with open(f"/proc/{pid}/smaps_rollup") as rollup:

@@ -80,9 +80,9 @@ def bwrap_command(bwrap: str, package_root: str, *, info_fd: int) -> list[str]:
     return [*command, "--remount-ro", "/", "--remount-ro", "/proc", "--chdir", "/tmp", "--"]
 
 
-def missing_wall(wall: str, how: str, *, allow_weak: bool) -> None:
+def missing_wall(wall: str, reason: str, *, allow_weak: bool) -> None:
     """Refuse (``IsolationUnavailable``), or warn once per process when the user opted out."""
-    message = f"the process wall lacks {wall}: {how}"
+    message = f"the process wall lacks {wall}: {reason}"
     if not allow_weak:
         raise IsolationUnavailable(f"{message}; {OPT_OUT}")
     if message not in _warned:
@@ -90,17 +90,15 @@ def missing_wall(wall: str, how: str, *, allow_weak: bool) -> None:
         log.warning("toolpen runs with weak isolation (allow_weak_isolation): %s", message)
 
 
-def seccomp_program(*, allow_weak: bool) -> bytes:
-    """The workers' seccomp allowlist as BPF; empty where the machine lacks seccomp and the user opted out."""
+def seccomp_program() -> bytes:
+    """The workers' seccomp allowlist as BPF; ``IsolationUnavailable`` says what is missing and how to get it."""
     with open("/proc/self/status", encoding="ascii", errors="replace") as status:
         if "Seccomp:" not in status.read():
-            missing_wall("seccomp (this kernel has none)", GET_SECCOMP, allow_weak=allow_weak)
-            return b""
+            raise IsolationUnavailable(f"this kernel has no seccomp; {GET_SECCOMP}")
     try:
         return _compiled_allowlist()
     except (ImportError, RuntimeError, OSError) as exc:  # pyseccomp raises RuntimeError without libseccomp
-        missing_wall(f"seccomp ({exc})", GET_LIBSECCOMP, allow_weak=allow_weak)
-        return b""
+        raise IsolationUnavailable(f"{exc}; {GET_LIBSECCOMP}") from None
 
 
 @functools.cache

@@ -290,10 +290,15 @@ class WorkerPool:
         self.size = size
         self.reuse = reuse
         self.allow_weak_isolation = allow_weak_isolation
+        self.weakened: dict[str, str] = {}  # the walls it runs without (allow_weak_isolation), and why
         self._bwrap = bwrap or find_bwrap()
         if self._bwrap is None:
-            missing_wall("the jail (bubblewrap not found)", GET_BWRAP, allow_weak=allow_weak_isolation)
-        self._seccomp = seccomp_program(allow_weak=allow_weak_isolation)
+            self._weaken("the jail", f"bubblewrap not found; {GET_BWRAP}")
+        try:
+            self._seccomp = seccomp_program()
+        except IsolationUnavailable as exc:
+            self._weaken("seccomp", exc.message)
+            self._seccomp = b""
         self._ready: queue.Queue[_Worker] = queue.Queue()
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
@@ -319,6 +324,9 @@ class WorkerPool:
         if not reply.success or not isinstance(reply.output, dict):
             raise WorkerCrashed("the worker ended before reporting its walls")
         active, missing = namespace_walls(reply.output.get("namespaces") or {})
+        if self._bwrap is not None:
+            active["jail"] = f"bubblewrap ({self._bwrap})"
+        missing |= {wall: f"{why} (allow_weak_isolation)" for wall, why in self.weakened.items()}
         return {"active": active | reply.output["active"], "missing": missing | reply.output["missing"]}
 
     def close(self) -> None:
@@ -338,7 +346,7 @@ class WorkerPool:
         try:
             zygote = _Zygote(self._deliver, self._record_exit, self._bwrap, self._seccomp)
         except IsolationUnavailable as exc:
-            missing_wall("the jail", exc.message, allow_weak=self.allow_weak_isolation)
+            self._weaken("the jail", exc.message)
             self._bwrap = None
             zygote = _Zygote(self._deliver, self._record_exit, None, self._seccomp)
         for source, walls in self._warm_sources:
@@ -347,6 +355,10 @@ class WorkerPool:
         for _ in range(self.size):
             zygote.send({"op": "fork", "reuse": self.reuse})
         return zygote
+
+    def _weaken(self, wall: str, reason: str) -> None:
+        missing_wall(wall, reason, allow_weak=self.allow_weak_isolation)
+        self.weakened[wall] = reason
 
     def _deliver(self, worker: _Worker) -> None:
         with self._lock:

@@ -209,3 +209,20 @@ def test_an_installation_under_tmp_is_bound_on_top_of_the_jails_tmp(tmp_path):
         env={**os.environ, "PYTHONPATH": str(tmp_path)},
     )  # fmt: skip
     assert result.stdout.split() == ["7"], result.stderr
+
+
+def test_a_weak_pool_lists_the_walls_it_runs_without():
+    with WorkerPool(size=1, bwrap="/nonexistent/bwrap", allow_weak_isolation=True) as pool:
+        walls = pool.probe_walls()
+    assert "/nonexistent/bwrap could not run" in walls["missing"]["the jail"]
+    assert {"mount namespace", "PID namespace", "IPC namespace", "UTS namespace"} <= set(walls["missing"])
+    assert walls["active"]["seccomp"].startswith("allowlist of")
+
+
+def test_run_takes_allow_weak_isolation(tmp_path):
+    tool = tmp_path / "add.py"
+    tool.write_text('def add(a: int, b: int) -> int:\n    """Adds."""\n    return a + b\n')
+    command = [sys.executable, "-c", "from runtime.cli import main; main()", "run", str(tool)]
+    options = ["--args", '{"a": 1, "b": 2}', "--store", "memory://", "--json", "--allow-weak-isolation"]
+    done = subprocess.run([*command, *options], capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout)["output"] == 3, done.stderr

@@ -258,5 +258,10 @@ def test_doctor_reports_the_walls_of_a_real_worker():
         timeout=60,
     )
     walls = json.loads(report.stdout)
-    assert "seccomp" in {**walls["active"], **walls["missing"]}
+    assert walls["missing"] == {}
+    assert walls["active"]["jail"].startswith("bubblewrap")
+    for wall in ("user", "mount", "PID", "IPC", "UTS", "network", "cgroup"):
+        assert f"{wall} namespace" in walls["active"]
+    assert walls["active"]["seccomp"].startswith("allowlist of")
+    assert {"read-only root", "unprivileged user", "rlimits", "no-new-privs"} <= set(walls["active"])
     assert walls["active"]["wall-clock deadline"]

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import typer
 
 from runtime.cli.app import app, example, need_extra
-from runtime.cli.setup import WallsOption
+from runtime.cli.setup import WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
 
@@ -41,6 +41,7 @@ def mcp_command(
         list[str] | None, typer.Option("--idempotent", help="A tool to mark idempotent (repeatable).")
     ] = None,
     walls: WallsOption = "all",
+    allow_weak_isolation: WeakIsolationOption = False,
 ) -> None:
     """Serve the tools over MCP; each MCP session gets its own toolpen session."""
     need_extra("mcp", "toolpen mcp")
@@ -57,7 +58,12 @@ def mcp_command(
     from runtime.runtime import Runtime
     from runtime.schema import derive_spec
 
-    with Runtime(store=store, walls=walls) as runtime:
+    try:
+        runtime = Runtime(store=store, walls=walls, allow_weak_isolation=allow_weak_isolation)
+    except ToolpenError as error:
+        typer.echo(f"error: {error.message}", err=True)
+        raise typer.Exit(2) from None
+    with runtime:
         for file in tool_files(paths):
             try:
                 source = file.read_text(encoding="utf-8")

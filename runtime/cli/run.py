@@ -17,6 +17,7 @@ from runtime.cli.setup import (
     JsonOption,
     StoreOption,
     WallsOption,
+    WeakIsolationOption,
     build_runtime,
     read_json_option,
     read_source,
@@ -90,6 +91,7 @@ def run_tool(
     ] = False,
     as_json: JsonOption = False,
     walls: WallsOption = "all",
+    allow_weak_isolation: WeakIsolationOption = False,
     *,
     options: ExtraOptions,
 ) -> None:
@@ -113,7 +115,7 @@ def run_tool(
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
         session_id = session_for(session, call_context)
-        with build_runtime(store, extras, walls) as rt:
+        with build_runtime(store, extras, walls, allow_weak_isolation) as rt:
             try:
                 tool = rt.add_tool(source, name, replace=True)
             except (InvalidSource, PolicyViolation):

@@ -11,7 +11,7 @@ import typer
 from runtime.cli.app import app, example, need_extra
 from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
-from runtime.cli.setup import WallsOption
+from runtime.cli.setup import WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
 
@@ -41,6 +41,7 @@ def serve_command(
     burst: Annotated[int, typer.Option("--burst", help="Burst size of the rate limit.")] = 100,
     workers: Annotated[int, typer.Option("--workers", help="Pre-forked sandbox workers per tenant.")] = 2,
     walls: WallsOption = "all",
+    allow_weak_isolation: WeakIsolationOption = False,
 ) -> None:
     """Serve tools over HTTP; API keys are required unless HOST is a loopback address."""
     need_extra("serve", "toolpen serve")
@@ -61,6 +62,7 @@ def serve_command(
             burst=burst,
             workers=workers,
             walls=walls,
+            allow_weak_isolation=allow_weak_isolation,
         )
         service = create_app(config)
     except (OSError, UnicodeDecodeError, ToolpenError) as error:

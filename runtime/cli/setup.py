@@ -24,6 +24,13 @@ UNUSABLE = frozenset({"invalid_source", "policy", "invalid_arguments", "missing_
 
 StoreOption = Annotated[str, typer.Option("--store", help="Session store URL.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print exactly one JSON object on stdout.")]
+WeakIsolationOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-weak-isolation",
+        help="Run where the machine lacks a wall of the process sandbox (the jail, seccomp); warns once.",
+    ),
+]
 WallsOption = Annotated[
     WallsMode,
     typer.Option(
@@ -141,7 +148,9 @@ def read_source(path: Path) -> str:
         raise InvalidSource(f"cannot read {path}: {error.strerror}") from None
 
 
-def build_runtime(store: str, extras: Extras, walls: WallsMode = "all") -> Runtime:
+def build_runtime(
+    store: str, extras: Extras, walls: WallsMode = "all", allow_weak_isolation: bool = False
+) -> Runtime:
     """A runtime with the extras registered; the caller closes it."""
     from runtime.egress import EgressPolicy
     from runtime.runtime import Runtime
@@ -152,6 +161,7 @@ def build_runtime(store: str, extras: Extras, walls: WallsMode = "all") -> Runti
         pool_size=1,
         enable_fakes=bool(extras.fakes),
         walls=walls,
+        allow_weak_isolation=allow_weak_isolation,
     )
     try:
         for path in extras.tools:

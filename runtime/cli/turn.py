@@ -25,6 +25,7 @@ from runtime.cli.setup import (
     JsonOption,
     StoreOption,
     WallsOption,
+    WeakIsolationOption,
     build_runtime,
     read_source,
     with_extra_options,
@@ -99,6 +100,7 @@ def run_turn(
     ] = None,
     as_json: JsonOption = False,
     walls: WallsOption = "all",
+    allow_weak_isolation: WeakIsolationOption = False,
     *,
     options: ExtraOptions,
 ) -> None:
@@ -117,7 +119,7 @@ def run_turn(
             options.extras(),
         )
         session_id = session or str(script.get("session") or "turn")
-        with build_runtime(store, extras, walls) as rt:
+        with build_runtime(store, extras, walls, allow_weak_isolation) as rt:
             steps = _play(rt, script, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:

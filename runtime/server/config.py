@@ -32,6 +32,7 @@ class ServerConfig:
     workers: int = 2
     tool_refresh: float = 1.0
     walls: WallsMode = "all"
+    allow_weak_isolation: bool = False
 
     def check(self) -> None:
         """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""

@@ -135,7 +135,13 @@ class Tenants:
         names = sorted(set(self._keys.values())) or [LOCAL_TENANT]
         try:
             for name in names:
-                runtime = Runtime(store=store, app_name=name, pool_size=config.workers, walls=config.walls)
+                runtime = Runtime(
+                    store=store,
+                    app_name=name,
+                    pool_size=config.workers,
+                    walls=config.walls,
+                    allow_weak_isolation=config.allow_weak_isolation,
+                )
                 self._tenants[name] = tenant = Tenant(name, runtime, self.catalog, config.tool_refresh)
                 for label, source in shared_sources.items():
                     tenant.shared.add(_add_shared(runtime, label, source))
