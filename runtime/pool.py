@@ -121,6 +121,7 @@ class _Worker:
     pid: int
     sock: socket.socket
     pidfd: int
+    jail: subprocess.Popen[bytes] | None  # bubblewrap's process (None: unjailed); the worker dies with it
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -145,6 +146,7 @@ class _Zygote:
         bwrap: str | None,
         seccomp: bytes,
     ) -> None:
+        self.jailed = bwrap is not None
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the zygote; bwrap's refusal, its last words)
         self.alive = True
@@ -258,7 +260,7 @@ class _Zygote:
     def _adopt(self, pid: int, fd: int, pidfd: int) -> None:
         # the pid is the zygote's (the jail has its own PID namespace): only its pidfd reaches it
         self.delivered = True
-        self._on_worker(_Worker(pid, socket.socket(fileno=fd), pidfd))
+        self._on_worker(_Worker(pid, socket.socket(fileno=fd), pidfd, self.process if self.jailed else None))
 
 
 def _popen(command: list[str], **options: Any) -> subprocess.Popen[bytes]:
@@ -466,8 +468,9 @@ class WorkerPool:
         the size cap, out of turn (not an ``rpc`` or the ``done``), an ``rpc`` reusing an id,
         a ``done`` of the wrong shape or followed by more, each ends the call with a
         ``protocol`` error and kills the worker; so do logs longer than the call's output limit.
-        None: the worker died without reading the message (a ready worker whose jail went down
-        with its zygote), so nothing of it ran and another worker may take it.
+        None: the worker died with its jail (the zygote's) before it read the message or said a
+        word; a worker in the jail reaches nothing but through RPCs, so nothing of the call had
+        an effect, and another worker may take it.
         """
         deadline = time.monotonic() + limits.wall_time
         # the worker checks these sizes itself; the host does not take its word for it
@@ -479,9 +482,11 @@ class WorkerPool:
             send_frame(worker.sock, message)
             while True:
                 reply = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
-                heard = True
                 if reply is None:
+                    if not heard and worker.jail is not None and worker.jail.poll() is not None:
+                        return None  # its jail went down before it said a word: no RPC, so no effect
                     return WorkerReply(error=self._why_it_ended(worker, limits)), False
+                heard = True
                 if reply.get("op") == "done":
                     done = WorkerReply.decode(reply)
                     if len(done.logs) > limits.output + LOG_NOTE_ROOM:
