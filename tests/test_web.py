@@ -240,3 +240,13 @@ def test_a_failing_tool_highlights_its_line_and_the_timeline_grows(page: Any) ->
     assert "Δ points" in page.text_content("#timeline")
     page.click("#reset")
     page.wait_for_function("document.querySelectorAll('#timeline li').length === 0")
+
+
+def test_a_change_made_to_the_file_outside_the_page_is_picked_up(page: Any, tool_file: Path) -> None:
+    tool_file.write_text(EDITED, encoding="utf-8")
+    page.wait_for_function("document.querySelector('#source').value.includes('oops_undefined')")
+    page.wait_for_selector("#diagnostics li.error[data-line='9']")
+    page.fill("#source", TOOL + "\n# my edit\n")
+    tool_file.write_text(FAILING, encoding="utf-8")
+    page.wait_for_function("document.querySelector('#status').textContent.includes('changed on disk')")
+    assert "# my edit" in page.input_value("#source"), "unsaved edits are kept"

@@ -264,6 +264,7 @@ function openFile(file) {
   state.path = file.path;
   $("current").textContent = file.path;
   $("source").value = file.source;
+  state.loaded = file.source;
   $("save").disabled = true;
   for (const button of $("tools").querySelectorAll("button")) button.classList.toggle("active", button.dataset.path === file.path);
   schedule();
@@ -282,7 +283,7 @@ async function loadFiles() {
     button.textContent = file.path.split("/").pop();
     button.insertAdjacentHTML("beforeend", `<small>${file.kind || "unreadable"}</small>`);
     button.disabled = !("source" in file);
-    button.addEventListener("click", () => openFile(file));
+    button.addEventListener("click", () => openFile(state.files.find((f) => f.path === file.path)));
     li.append(button);
     list.append(li);
   }
@@ -311,7 +312,8 @@ function wire() {
   $("run").addEventListener("click", () => run().catch((e) => status(e.message)));
   $("reset").addEventListener("click", () => api("/api/reset", {}).then(loadTimeline).catch((e) => status(e.message)));
   $("save").addEventListener("click", () => api("/api/save", { path: state.path, source: $("source").value })
-    .then(() => { status(`saved ${state.path}`); $("save").disabled = true; }).catch((e) => status(e.message)));
+    .then(() => { status(`saved ${state.path}`); state.loaded = $("source").value; $("save").disabled = true; })
+    .catch((e) => status(e.message)));
 }
 
 function renderFormFromRaw() {
@@ -322,6 +324,23 @@ function renderFormFromRaw() {
   }
 }
 
+// A file changed outside the page is picked up; unsaved edits are kept and the change is announced.
+async function watchFiles() {
+  const { tools } = await api("/api/tools");
+  const file = tools.find((f) => f.path === state.path);
+  if (!file || !("source" in file) || file.source === state.loaded) return;
+  const idx = state.files.findIndex((f) => f.path === file.path);
+  if (idx >= 0) state.files[idx] = file;
+  if ($("source").value === state.loaded) {
+    openFile(file);
+    status(`reloaded ${file.path}: it changed on disk`);
+  } else {
+    state.loaded = file.source;
+    status(`${file.path} changed on disk: Save overwrites it`);
+  }
+}
+
 if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
 wire();
 loadFiles().then(loadTimeline).catch((e) => status(e.message));
+setInterval(() => watchFiles().catch((e) => status(e.message)), 1500);
