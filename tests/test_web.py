@@ -66,7 +66,7 @@ class Server:
 def start(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)}
     return subprocess.Popen(
-        [*TOOLPEN, "web", "--no-browser", "--port", "0", "--store", "memory://", *args],
+        [*TOOLPEN, "web", "--no-browser", "--port", "0", *args],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
@@ -83,7 +83,7 @@ def tool_file(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def server(tool_file: Path) -> Iterator[Server]:
-    process = start(str(tool_file.parent))
+    process = start("--store", "memory://", str(tool_file.parent))
     assert process.stderr is not None
     line = process.stderr.readline()
     found = re.search(r"http://\S+", line)
@@ -138,6 +138,13 @@ def test_a_non_loopback_address_needs_public(tool_file: Path) -> None:
     _, err = process.communicate(timeout=60)
     assert process.returncode == 2
     assert "--public" in err
+
+
+def test_an_unusable_store_is_one_line_and_exit_2(tool_file: Path) -> None:
+    process = start(str(tool_file), "--store", "bogus://nowhere")
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert err.startswith("error: unknown store URL") and "Traceback" not in err
 
 
 def test_save_writes_only_the_files_the_page_was_started_with(server: Server, tool_file: Path) -> None:

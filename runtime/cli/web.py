@@ -12,7 +12,8 @@ import typer
 
 from runtime.cli.app import app, example, need_extra
 from runtime.cli.mcp import tool_files
-from runtime.cli.setup import StoreOption, WallsOption
+from runtime.cli.setup import StoreOption, WallsOption, WeakIsolationOption
+from runtime.errors import ToolpenError
 
 WEB_STORE = "sqlite:///toolpen-web.db"
 
@@ -28,6 +29,7 @@ def web_command(
     public: Annotated[
         bool, typer.Option("--public", help="Allow a non-loopback address (anyone with the token runs code).")
     ] = False,
+    allow_weak_isolation: WeakIsolationOption = False,
 ) -> None:
     """Open a playground page: edit a tool, see its diagnostics and schemas, run it, watch the state.
 
@@ -49,7 +51,19 @@ def web_command(
         typer.echo(f"error: no such file: {', '.join(missing)}", err=True)
         raise typer.Exit(2)
     token = secrets.token_urlsafe(24)
-    service = create_app(WebConfig(token=token, files=tuple(files), store=store, walls=walls, host=host))
+    config = WebConfig(
+        token=token,
+        files=tuple(files),
+        store=store,
+        walls=walls,
+        host=host,
+        allow_weak_isolation=allow_weak_isolation,
+    )
+    try:
+        service = create_app(config)
+    except ToolpenError as error:
+        typer.echo(f"error: {error.message}", err=True)
+        raise typer.Exit(2) from None
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -48,6 +48,7 @@ class WebConfig:
     store: str = "memory://"
     walls: WallsMode = "all"
     host: str = "127.0.0.1"
+    allow_weak_isolation: bool = False
 
 
 def file_kind(source: str) -> str:
@@ -95,7 +96,13 @@ class Playground:
 
         self.config = config
         self.files = {str(path): path for path in config.files}
-        self.runtime = Runtime(store=config.store, walls=config.walls, pool_size=1, app_name="toolpen-web")
+        self.runtime = Runtime(
+            store=config.store,
+            walls=config.walls,
+            pool_size=1,
+            app_name="toolpen-web",
+            allow_weak_isolation=config.allow_weak_isolation,
+        )
         self.lock = threading.Lock()
 
     def tools(self) -> list[dict[str, Any]]:
