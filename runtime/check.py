@@ -90,7 +90,10 @@ def _tool_diagnostics(module: ast.Module) -> list[Diagnostic]:
 
 def pyflakes_diagnostics(module: ast.Module) -> list[Diagnostic]:
     """Undefined names and the other pyflakes findings, the injected globals counting as defined."""
-    checker = Checker(module, filename="<tool>", builtins=INJECTED_GLOBALS)
+    try:
+        checker = Checker(module, filename="<tool>", builtins=INJECTED_GLOBALS)
+    except (RecursionError, MemoryError):  # pyflakes parses string annotations without a bound
+        return [Diagnostic("error", "a string annotation is nested too deeply", 1, 1, "pyflakes")]
     return [
         Diagnostic(
             "error" if isinstance(message, _PYFLAKES_ERRORS) else "warning",

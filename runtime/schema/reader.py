@@ -9,6 +9,7 @@ from typing import Any
 
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource
+from runtime.parsing import parse_source
 from runtime.schema.docstrings import DocInfo, read_docstring
 from runtime.schema.fields import FieldInfo, apply_field
 from runtime.schema.scope import Scope
@@ -42,15 +43,8 @@ def derive_spec(source: str, name: str | None = None) -> ToolSpec:
 
 
 def parse_tool_source(source: str) -> ast.Module:
-    """Parse tool source; a syntax error becomes a located ``InvalidSource``."""
-    try:
-        return ast.parse(source, filename="<tool>")
-    except SyntaxError as error:
-        raise InvalidSource(
-            f"syntax error: {error.msg}", line=error.lineno or 1, col=error.offset or 1
-        ) from None
-    except ValueError as error:
-        raise InvalidSource(f"unusable source: {error}", line=1, col=1) from None
+    """Parse tool source (bounded: ``runtime.parsing``); a syntax error becomes a located ``InvalidSource``."""
+    return parse_source(source)
 
 
 def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:

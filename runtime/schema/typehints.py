@@ -6,6 +6,8 @@ import ast
 from typing import Any
 
 from runtime.diagnostics import Diagnostic, Level
+from runtime.errors import InvalidSource
+from runtime.parsing import parse_expression
 from runtime.schema.classes import class_schema
 from runtime.schema.fields import (
     MISSING,
@@ -250,8 +252,8 @@ class TypeTranslator:
     def _parse_string(self, node: ast.Constant) -> ast.expr | None:
         """Parse a string annotation, keeping locations in the tool source."""
         try:
-            parsed = ast.parse(str(node.value).strip(), mode="eval").body
-        except SyntaxError:
+            parsed = parse_expression(str(node.value).strip())
+        except InvalidSource:
             self.report(node, f"string annotation {node.value!r} is not a valid expression")
             return None
         for inner in ast.walk(parsed):

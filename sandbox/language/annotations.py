@@ -22,6 +22,8 @@ from typing import Any
 
 import pydantic
 
+from runtime.errors import InvalidSource
+from runtime.parsing import parse_expression
 from sandbox.language.guards import TOOL_MODULE_NAME, checks_apply, exact_str, is_allowed_attribute, refuse
 
 Problem = tuple[ast.AST, str]
@@ -64,10 +66,10 @@ def annotation_problems(node: ast.expr) -> list[Problem]:
 def string_annotation_problem(text: str) -> str | None:
     """Why the annotation string ``text`` is not a plain type expression, or None."""
     try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
+        tree = parse_expression(text.strip())
+    except InvalidSource:
         return f"annotation {text!r} is not a valid type expression"
-    problems = annotation_problems(tree.body)
+    problems = annotation_problems(tree)
     return problems[0][1] if problems else None
 
 

@@ -8,6 +8,7 @@ import types
 
 from runtime.diagnostics import Diagnostic
 from runtime.errors import InvalidSource, PolicyViolation
+from runtime.parsing import parse_source
 from sandbox.language.policy import Located, ToolPolicy
 
 TOOL_FILENAME = "<tool>"
@@ -39,10 +40,10 @@ def policy_diagnostics(source: str) -> list[Diagnostic]:
 
 def _transform(source: str) -> tuple[ast.Module, list[Located]]:
     try:
-        tree = ast.parse(source, TOOL_FILENAME)
-    except SyntaxError as error:
-        line, col = error.lineno or 1, error.offset or 1
-        raise InvalidSource(f"line {line}: syntax error: {error.msg}", line=line, col=col) from None
+        tree = parse_source(source, TOOL_FILENAME)
+    except InvalidSource as error:
+        where = f"line {error.line}: " if error.line else ""
+        raise InvalidSource(where + error.message, line=error.line, col=error.col) from None
     policy = ToolPolicy()
     tree = policy.visit(tree)
     ast.fix_missing_locations(tree)

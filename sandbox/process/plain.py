@@ -17,6 +17,7 @@ import types
 from typing import Any, TextIO
 
 from runtime.errors import InvalidSource, PolicyViolation
+from runtime.parsing import parse_source
 from sandbox.language.compiler import TOOL_FILENAME
 from sandbox.language.namespace import OutputCapture
 
@@ -26,13 +27,14 @@ PLAIN_MODULE_NAME = "toolpen_plain_tool"
 
 @functools.lru_cache(maxsize=128)
 def compile_plain(source: str) -> types.CodeType:
-    """The code object of ``source`` as CPython compiles it; ``InvalidSource`` on a syntax error."""
+    """The code object of ``source`` as CPython compiles it; ``InvalidSource`` on a syntax error
+    or a source too long or too deeply nested (``runtime.parsing``)."""
     try:
-        return compile(source, TOOL_FILENAME, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError) as error:  # ValueError: a NUL byte in the source
-        line, col = getattr(error, "lineno", None) or 1, getattr(error, "offset", None) or 1
-        message = getattr(error, "msg", str(error))
-        raise InvalidSource(f"line {line}: syntax error: {message}", line=line, col=col) from None
+        tree = parse_source(source, TOOL_FILENAME)
+    except InvalidSource as error:
+        where = f"line {error.line}: " if error.line else ""
+        raise InvalidSource(where + error.message, line=error.line, col=error.col) from None
+    return compile(tree, TOOL_FILENAME, "exec", dont_inherit=True)
 
 
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
