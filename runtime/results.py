@@ -40,12 +40,15 @@ class ToolResult:
         return data
 
     def stored(self) -> dict[str, Any]:
-        """What a call record keeps, so a retry can answer without running."""
-        return {**self.to_dict(), "state": None}
+        """What a call record keeps, so a retry can answer without running: the state too, as
+        the call left it (``temp:`` keys are never stored)."""
+        state = {key: value for key, value in self.state.items() if not key.startswith("temp:")}
+        return {**self.to_dict(), "state": state}
 
     @classmethod
     def from_record(cls, record: CallRecord, state: dict[str, Any]) -> ToolResult:
-        """The stored result of an earlier run, replayed."""
+        """The stored result of an earlier run, replayed with the state the call left; ``state``
+        (the session's current one) only for records that kept none."""
         data = record.result or {}
         error = data.get("error")
         return cls(
@@ -54,7 +57,7 @@ class ToolResult:
             error=error_from_dict(error) if error else None,
             logs=data.get("logs", ""),
             state_delta=data.get("state_delta") or StateDelta().to_dict(),
-            state=state,
+            state=data["state"] if isinstance(data.get("state"), dict) else state,
             call_id=record.call_id,
             session_id=record.session_id,
             replayed=True,

@@ -25,12 +25,19 @@ def _errors(*statuses: int) -> dict[str, Any]:
         409: "A tool of that name exists (send replace: true), or it is a shared tool.",
         413: "The body is larger than the service's limit.",
         422: "The tool source is unusable, or the arguments do not fit the tool's schema.",
+        405: "A method the path does not take; the Allow header lists those it does.",
         429: "Rate limit of this API key; retry after the Retry-After header's seconds.",
     }
     return {str(status): _json(_ref("Error"), meaning[status]) for status in (401, 429, *statuses)}
 
 
-SESSION_ID = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "string"}}
+ID_PATTERN = r"^(?!\.\.?$)[A-Za-z0-9._~:@-]{1,200}$"
+"""Session ids and call ids the API accepts: not ``.`` or ``..``, which clients and proxies
+resolve as path segments (``/v1/sessions/..`` reaches ``/v1``)."""
+
+ID = {"type": "string", "pattern": ID_PATTERN}
+
+SESSION_ID = {"name": "session_id", "in": "path", "required": True, "schema": ID}
 
 SCHEMAS: dict[str, Any] = {
     "ErrorDetail": {
@@ -81,7 +88,7 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "tool": {"type": "string"},
             "args": {"type": "object", "default": {}},
-            "call_id": {"type": "string", "description": "Idempotency key; or the Idempotency-Key header."},
+            "call_id": {**ID, "description": "Idempotency key; or the Idempotency-Key header."},
             "user_id": {"type": "string", "default": "user"},
             "context": {"type": "object", "description": "user_content, invocation_id, agent_name, state."},
         },
@@ -122,9 +129,12 @@ def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "toolpen", "version": VERSION, "description": "Sandboxed inline Python tools."},
-        "security": [{"apiKey": []}],
+        "security": [{"apiKey": []}, {"apiKeyHeader": []}],
         "components": {
-            "securitySchemes": {"apiKey": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "apiKey": {"type": "http", "scheme": "bearer"},
+                "apiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+            },
             "schemas": SCHEMAS,
         },
         "paths": {
@@ -198,7 +208,7 @@ def openapi_document() -> dict[str, Any]:
                     "a 200 with success false; a call id already answered returns the stored result.",
                     "parameters": [
                         SESSION_ID,
-                        {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}},
+                        {"name": "Idempotency-Key", "in": "header", "schema": ID},
                     ],
                     "requestBody": _json(_ref("CallRequest"), "The call"),
                     "responses": {

@@ -16,24 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from runtime.check import check_source
 from runtime.errors import InvalidSource, NotFound, PolicyViolation, ToolpenError
 from runtime.schema.formats import FORMATS
-from runtime.server.api_document import openapi_document
+from runtime.server.api_document import ID_PATTERN, openapi_document
 from runtime.server.config import ServerConfig
 from runtime.server.limits import RateLimiter, read_json_object
 from runtime.server.metrics import Metrics, MetricsMiddleware
-from runtime.server.responses import ApiError, error_response, status_of
+from runtime.server.responses import ApiError, error_response, http_error, internal_error, route, status_of
 from runtime.server.tenants import OPTION_NAMES, Tenant, Tenants
 from runtime.store import open_store
 
-NAME = re.compile(r"[A-Za-z0-9._~:@-]{1,200}")
-"""Session ids and call ids the API accepts."""
+NAME = re.compile(ID_PATTERN)
 
 
 class Service:
@@ -81,7 +80,7 @@ def _api_key(request: Request) -> str | None:
 
 def _checked_name(value: Any, what: str) -> str:
     if not isinstance(value, str) or not NAME.fullmatch(value):
-        raise ApiError(400, "bad_request", f"{what} must match {NAME.pattern}")
+        raise ApiError(400, "bad_request", f"{what} must match {NAME.pattern} (not '.' or '..')")
     return value
 
 
@@ -261,20 +260,23 @@ def create_app(config: ServerConfig) -> Starlette:
         return error_response(status_of(error), error.to_dict())
 
     routes = [
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/metrics", metrics, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
-        Route("/v1/tools", add_tool, methods=["POST"]),
-        Route("/v1/tools", list_tools, methods=["GET"]),
-        Route("/v1/tools/{name}", delete_tool, methods=["DELETE"]),
-        Route("/v1/sessions", list_sessions, methods=["GET"]),
-        Route("/v1/sessions/{session_id}", get_session, methods=["GET"]),
-        Route("/v1/sessions/{session_id}", delete_session, methods=["DELETE"]),
-        Route("/v1/sessions/{session_id}/calls", call_tool, methods=["POST"]),
+        route("/healthz", GET=healthz),
+        route("/metrics", GET=metrics),
+        route("/openapi.json", GET=openapi),
+        route("/v1/tools", GET=list_tools, POST=add_tool),
+        route("/v1/tools/{name}", DELETE=delete_tool),
+        route("/v1/sessions", GET=list_sessions),
+        route("/v1/sessions/{session_id}", GET=get_session, DELETE=delete_session),
+        route("/v1/sessions/{session_id}/calls", POST=call_tool),
     ]
     return Starlette(
         routes=routes,
         middleware=[Middleware(MetricsMiddleware, metrics=service.metrics)],
-        exception_handlers={ApiError: api_error, ToolpenError: toolpen_error},
+        exception_handlers={
+            ApiError: api_error,
+            ToolpenError: toolpen_error,
+            HTTPException: http_error,
+            Exception: internal_error,
+        },
         lifespan=lifespan,
     )

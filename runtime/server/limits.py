@@ -76,6 +76,10 @@ async def read_json_object(request: Request, max_bytes: int) -> dict[str, Any]:
         raise ApiError(400, "bad_request", f"the body is not valid JSON: {error}") from None
     except RecursionError:
         raise _too_deep() from None
+    except ValueError as error:  # an integer of more than sys.get_int_max_str_digits() digits
+        raise ApiError(
+            400, "invalid_arguments", f"the body holds a number JSON cannot take: {error}"
+        ) from None
     if not isinstance(data, dict):
         raise ApiError(400, "bad_request", f"the body must be a JSON object, not {type(data).__name__}")
     _check_json_tree(data)
