@@ -146,6 +146,13 @@ class MissingExtra(ToolpenError, ImportError):
     kind = "missing_extra"
 
 
+class Busy(Timeout):
+    """The call's session stayed locked by other calls past the lock wait limit: nothing ran
+    and nothing was stored, so a retry with the same call id can still run."""
+
+    kind = "busy"
+
+
 ERROR_KINDS: dict[str, type[ToolpenError]] = {
     cls.kind: cls
     for cls in (
@@ -169,6 +176,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         Conflict,
         IsolationUnavailable,
         MissingExtra,
+        Busy,
     )
 }
 

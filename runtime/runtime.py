@@ -29,7 +29,7 @@ from runtime.results import ToolResult
 from runtime.schema import derive_spec
 from runtime.schema.formats import lower
 from runtime.shared_scopes import call_scopes
-from runtime.store import Store, open_store
+from runtime.store import LOCK_TIMEOUT, Store, open_store
 from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
 from sandbox.language.compiler import compile_tool
 from sandbox.limits import Limits
@@ -203,8 +203,12 @@ class Runtime:
         session_id: str | None = None,
         call_id: str | None = None,
         user_id: str | None = None,
+        lock_wait: float = LOCK_TIMEOUT,
     ) -> ToolResult:
-        """Run tool ``name`` with ``args``; never raises for a fault of the tool or its input."""
+        """Run tool ``name`` with ``args``; never raises for a fault of the tool or its input.
+
+        With a session, the call waits up to ``lock_wait`` seconds for the session's lock (then
+        its error is ``busy`` and nothing is stored); its wall time starts once it holds it."""
         context = dict(context or {})
         call_id = call_id or context.get("function_call_id") or new_id("call")
         try:
@@ -228,6 +232,7 @@ class Runtime:
             idempotent=tool.options.idempotent,
             wall_time=self.executor.limits_for(tool).wall_time,
             shared_scopes=call_scopes(self.registry, self.hooks, tool=tool),
+            lock_wait=lock_wait,
         )
         return self.unit_of_work.run(plan)
 

@@ -28,7 +28,7 @@ from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
 from runtime.results import ToolResult
 from runtime.session import SHARED_SCOPES, Event, EventActions, Scope, Session, call_events, scope_of
-from runtime.store import Store
+from runtime.store import LOCK_TIMEOUT, Store
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker
@@ -63,6 +63,8 @@ class CallPlan:
     """Record the call as a function call and response; otherwise only a state change is recorded."""
     shared_scopes: frozenset[Scope] = frozenset()
     """The shared scopes (``app:``, ``user:``) the call may touch: locked from the read to the commit."""
+    lock_wait: float = LOCK_TIMEOUT
+    """Seconds the call may wait for its session's lock (then ``busy``); not part of ``wall_time``."""
 
 
 class UnitOfWork:
@@ -86,12 +88,15 @@ class UnitOfWork:
         self.max_calls = max_calls
 
     def run(self, plan: CallPlan) -> ToolResult:
-        """Run ``plan`` once (or replay it); never raises for faults of the tool or the store."""
+        """Run ``plan`` once (or replay it); never raises for faults of the tool or the store.
+
+        Waiting for the locks has its own limit (``plan.lock_wait``, then ``busy``, stored
+        nowhere, so a retry can run); the call's wall time starts once it holds them."""
         if plan.session_id is None:
             return self._run_ephemeral(plan, self._invocation(plan))
         try:
             with (
-                self.store.lock(plan.session_id),
+                self.store.lock(plan.session_id, plan.lock_wait),
                 self.store.lock_scopes(self.app_name, plan.user_id, plan.shared_scopes),
             ):
                 session = self.store.get_or_create_session(

@@ -13,7 +13,7 @@ from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
-from runtime.store import DEFAULT_STORE_URL
+from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
 
 
 @app.command(
@@ -42,6 +42,14 @@ def serve_command(
     workers: Annotated[int, typer.Option("--workers", help="Pre-forked sandbox workers per tenant.")] = 2,
     walls: WallsOption = "all",
     allow_weak_isolation: WeakIsolationOption = False,
+    lock_wait: Annotated[
+        float,
+        typer.Option("--lock-wait", help="Seconds a call may wait for its busy session (then 503 busy)."),
+    ] = LOCK_TIMEOUT,
+    max_queued: Annotated[
+        int, typer.Option("--max-queued", help="Calls that may wait for one session (then 503 busy).")
+    ] = 64,
+    call_threads: Annotated[int, typer.Option("--call-threads", help="Threads running calls.")] = 32,
 ) -> None:
     """Serve tools over HTTP; API keys are required unless HOST is a loopback address."""
     need_extra("serve", "toolpen serve")
@@ -63,6 +71,9 @@ def serve_command(
             workers=workers,
             walls=walls,
             allow_weak_isolation=allow_weak_isolation,
+            lock_wait=lock_wait,
+            max_queued=max_queued,
+            call_threads=call_threads,
         )
         service = create_app(config)
     except (OSError, UnicodeDecodeError, ToolpenError) as error:

@@ -2,15 +2,18 @@
 
 Calls answer 200 whether the tool succeeded or failed (the body's ``success`` says which, with
 the structured ``error``); 4xx statuses are for requests the API refuses before running anything:
-400 malformed, 401 no or bad API key, 404 unknown tool or session, 409 name conflict, 413 body
-too large, 422 unusable tool source or arguments that do not fit the tool's schema, 429 rate.
+400 malformed, 401 no or bad API key, 404 unknown tool, session or route, 405 method, 409 name
+conflict, 413 body too large, 422 unusable tool source or arguments that do not fit the tool's
+schema, 429 rate, 503 ``busy`` (the session stayed locked by other calls: nothing ran).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,10 +25,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from runtime.check import check_source
-from runtime.errors import InvalidSource, NotFound, PolicyViolation, ToolpenError
+from runtime.errors import Busy, InvalidSource, NotFound, PolicyViolation, ToolpenError
+from runtime.results import ToolResult
 from runtime.schema.formats import FORMATS
 from runtime.server.api_document import ID_PATTERN, openapi_document
 from runtime.server.config import ServerConfig
+from runtime.server.gates import SessionGates
 from runtime.server.limits import RateLimiter, read_json_object
 from runtime.server.metrics import Metrics, MetricsMiddleware
 from runtime.server.responses import ApiError, error_response, http_error, internal_error, route, status_of
@@ -45,6 +50,25 @@ class Service:
         self.limiter = RateLimiter(config.rate, config.burst)
         self.metrics = Metrics()
         self.metrics.tenants.set(sum(1 for _ in self.tenants))
+        self.gates = SessionGates(config.max_queued)
+        # calls run here, never in the default pool that the short store reads use
+        self.call_threads = ThreadPoolExecutor(config.call_threads, thread_name_prefix="toolpen-call")
+
+    async def run_call(self, tenant: Tenant, session_id: str, **call: Any) -> ToolResult:
+        """Run one session call: its turn in the session's queue (on the event loop), then the
+        call in a call thread, waiting for the store's lock at most what is left of ``lock_wait``.
+        ``Busy`` when the session stayed busy past ``lock_wait``."""
+        stored_id = tenant.stored_id(session_id)
+        lock_wait = self.config.lock_wait
+        async with self.gates.enter(stored_id, lock_wait) as waited:
+            run = functools.partial(
+                tenant.runtime.call, session_id=stored_id, lock_wait=max(lock_wait - waited, 0.001), **call
+            )
+            result = await asyncio.get_running_loop().run_in_executor(self.call_threads, run)
+        self.metrics.lock_wait.observe(waited)
+        if isinstance(result.error, Busy):
+            raise result.error
+        return result
 
     def authorize(self, request: Request) -> Tenant:
         """The caller's tenant, after its rate limit; 401 / 429 otherwise."""
@@ -195,14 +219,13 @@ def create_app(config: ServerConfig) -> Starlette:
         call_id = _call_id(request, body)
         tool = await asyncio.to_thread(tenant.find_tool, name)
         tool.arguments(args)
-        result = await tenant.runtime.acall(
-            name,
-            args,
-            context=context,
-            session_id=tenant.stored_id(session_id),
-            call_id=call_id,
-            user_id=user_id,
-        )
+        try:
+            result = await service.run_call(
+                tenant, session_id, name=name, args=args, context=context, call_id=call_id, user_id=user_id
+            )
+        except Busy as error:
+            service.metrics.calls.labels("busy").inc()
+            raise ApiError(503, "busy", error.message, headers={"Retry-After": "1"}) from None
         outcome = "replayed" if result.replayed else "success" if result.success else "failure"
         service.metrics.calls.labels(outcome).inc()
         return JSONResponse(
@@ -249,6 +272,7 @@ def create_app(config: ServerConfig) -> Starlette:
         try:
             yield
         finally:
+            service.call_threads.shutdown(wait=True, cancel_futures=True)
             service.tenants.close()
 
     async def api_error(request: Request, error: Exception) -> Response:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from runtime.errors import InvalidArguments
-from runtime.store import DEFAULT_STORE_URL
+from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
 from sandbox.wire import WallsMode
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -33,6 +33,12 @@ class ServerConfig:
     tool_refresh: float = 1.0
     walls: WallsMode = "all"
     allow_weak_isolation: bool = False
+    lock_wait: float = LOCK_TIMEOUT
+    """Seconds a call may wait for its session (in the replica's queue and the store's lock)."""
+    max_queued: int = 64
+    """Calls that may wait for one session in one replica; more are refused as ``busy``."""
+    call_threads: int = 32
+    """Threads running calls (one per session at most); other requests use their own."""
 
     def check(self) -> None:
         """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""
@@ -41,8 +47,11 @@ class ServerConfig:
                 f"refusing to serve on {self.host!r} without API keys: give --api-key @FILE[=TENANT] "
                 "(or TOOLPEN_API_KEYS), or bind to a loopback address such as 127.0.0.1"
             )
-        if self.max_body < 1 or self.rate <= 0 or self.burst < 1 or self.workers < 1:
-            raise InvalidArguments("max_body, rate, burst and workers must be positive")
+        numbers = (self.max_body, self.rate, self.burst, self.workers, self.lock_wait, self.max_queued)
+        if min(numbers) <= 0 or self.call_threads < 1:
+            raise InvalidArguments(
+                "max_body, rate, burst, workers, lock_wait, max_queued and call_threads must be positive"
+            )
 
 
 def is_loopback(host: str) -> bool:

@@ -40,7 +40,7 @@ class Metrics:
         )
         self.calls = Counter(
             "toolpen_tool_calls",
-            "Tool calls by outcome (success, failure, replayed).",
+            "Tool calls by outcome (success, failure, replayed, busy).",
             ["outcome"],
             registry=self.registry,
         )
@@ -51,6 +51,12 @@ class Metrics:
             registry=self.registry,
         )
         self.tenants = Gauge("toolpen_tenants", "Tenants served.", registry=self.registry)
+        self.lock_wait = Histogram(
+            "toolpen_session_lock_wait_seconds",
+            "Time a call waited behind other calls of its session in this replica.",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
 
     def render(self) -> bytes:
         """The text exposition of every metric."""

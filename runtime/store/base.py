@@ -33,11 +33,11 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from types import TracebackType
 from typing import Any
 
-from runtime.errors import InvalidArguments, NotFound, Timeout, ToolpenError
+from runtime.errors import Busy, InvalidArguments, NotFound, ToolpenError
 from runtime.session import CallRecord, Event, Scope, Session, SessionSummary, StateDelta, encode_json
 
 LOCK_TIMEOUT = 60.0
-"""Seconds ``Store.lock`` waits for a busy session before raising ``Timeout``."""
+"""Seconds ``Store.lock`` waits for a busy session before raising ``Busy``."""
 
 StateOwner = tuple[str, str, str]
 """Which row holds a scope's state: (app_name, user_id, session_id), '' where not used."""
@@ -181,7 +181,7 @@ class Store(ABC):
     @abstractmethod
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         """Hold the session's lock for the block: one holder at a time, across threads and,
-        for shared stores, across processes. Not reentrant. Raises ``Timeout`` after
+        for shared stores, across processes. Not reentrant. Raises ``Busy`` after
         ``timeout`` seconds of waiting."""
 
     @contextmanager
@@ -298,9 +298,9 @@ def never_begun(session_id: str, call_id: str) -> NotFound:
     return NotFound(f"call {call_id!r} of session {session_id!r} was never begun")
 
 
-def busy(label: str, timeout: float) -> Timeout:
+def busy(label: str, timeout: float) -> Busy:
     """The error for a lock (``session_label`` or ``scope_label``) not acquired within ``timeout`` seconds."""
-    return Timeout(f"{label} is busy: its lock was not acquired within {timeout:g}s")
+    return Busy(f"{label} is busy: its lock was not acquired within {timeout:g}s")
 
 
 def poll_lock(try_acquire: Callable[[], bool], label: str, timeout: float) -> None:
