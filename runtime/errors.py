@@ -146,6 +146,13 @@ class MissingExtra(ToolpenError, ImportError):
     kind = "missing_extra"
 
 
+class StoreError(ToolpenError):
+    """The session store failed (unreachable, refused, damaged); the message names the store,
+    never its password."""
+
+    kind = "store_error"
+
+
 class Busy(Timeout):
     """The call's session stayed locked by other calls past the lock wait limit: nothing ran
     and nothing was stored, so a retry with the same call id can still run."""
@@ -177,6 +184,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         IsolationUnavailable,
         MissingExtra,
         Busy,
+        StoreError,
     )
 }
 

@@ -307,11 +307,28 @@ class WorkerPool:
         self._lock = threading.Lock()
         self._warm_sources: dict[tuple[str, WallsMode], None] = {}
         self._closed = False
+        self._in_use = 0
         self._zygote = self._start_zygote()
 
     def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
         """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults."""
-        return self._exchange(job | {"op": "call", "limits": limits.to_dict()}, limits, rpc)
+        with self._lock:
+            self._in_use += 1
+        try:
+            return self._exchange(job | {"op": "call", "limits": limits.to_dict()}, limits, rpc)
+        finally:
+            with self._lock:
+                self._in_use -= 1
+
+    @property
+    def in_use(self) -> int:
+        """Calls running in (or waiting for) a worker of this pool now."""
+        return self._in_use
+
+    @property
+    def alive(self) -> bool:
+        """The pool can fork workers: open, and its zygote running."""
+        return not self._closed and self._zygote.alive and self._zygote.process.poll() is None
 
     def warm(self, source: str, walls: WallsMode = "all") -> None:
         """Compile a tool (for ``walls``) in the zygote so that workers forked from now on have it cached."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Annotated
@@ -50,12 +51,25 @@ def serve_command(
         int, typer.Option("--max-queued", help="Calls that may wait for one session (then 503 busy).")
     ] = 64,
     call_threads: Annotated[int, typer.Option("--call-threads", help="Threads running calls.")] = 32,
+    header_timeout: Annotated[
+        float, typer.Option("--header-timeout", help="Seconds for a request's head to arrive.")
+    ] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option("--body-timeout", help="Seconds for a request's body to arrive.")
+    ] = 30.0,
+    request_deadline: Annotated[
+        float, typer.Option("--request-deadline", help="Seconds to answer a request (then 504).")
+    ] = 120.0,
+    access_log: Annotated[
+        str, typer.Option("--access-log", help="Access log lines with request ids: text, json or off.")
+    ] = "text",
 ) -> None:
     """Serve tools over HTTP; API keys are required unless HOST is a loopback address."""
     need_extra("serve", "toolpen serve")
     import uvicorn
 
     from runtime.server import ServerConfig, create_app, parse_api_keys
+    from runtime.server.timeouts import uvicorn_options
 
     env_keys = [item for item in os.environ.get("TOOLPEN_API_KEYS", "").split(",") if item.strip()]
     try:
@@ -74,6 +88,10 @@ def serve_command(
             lock_wait=lock_wait,
             max_queued=max_queued,
             call_threads=call_threads,
+            header_timeout=header_timeout,
+            body_timeout=body_timeout,
+            request_deadline=request_deadline,
+            access_log=access_log,  # type: ignore[arg-type]  # checked by config.check()
         )
         service = create_app(config)
     except (OSError, UnicodeDecodeError, ToolpenError) as error:
@@ -81,7 +99,14 @@ def serve_command(
         raise typer.Exit(2) from None
     tenants = len(set(config.api_keys.values())) or 1
     typer.echo(f"serving on http://{host}:{port} ({tenants} tenant(s))", err=True)
-    uvicorn.run(service, host=host, port=port, log_level="warning")
+    if config.access_log != "off":
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access = logging.getLogger("toolpen.access")
+        access.addHandler(handler)
+        access.setLevel(logging.INFO)
+        access.propagate = False
+    uvicorn.run(service, host=host, port=port, log_level="warning", **uvicorn_options(config.header_timeout))
 
 
 def _key_item(item: str) -> str:

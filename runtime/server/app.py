@@ -25,9 +25,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from runtime.check import check_source
-from runtime.errors import Busy, InvalidSource, NotFound, PolicyViolation, ToolpenError
+from runtime.errors import Busy, InvalidSource, NotFound, PolicyViolation, StoreError, ToolpenError
 from runtime.results import ToolResult
 from runtime.schema.formats import FORMATS
+from runtime.server.access_log import AccessLogMiddleware
 from runtime.server.api_document import ID_PATTERN, openapi_document
 from runtime.server.config import ServerConfig
 from runtime.server.gates import SessionGates
@@ -35,9 +36,13 @@ from runtime.server.limits import RateLimiter, read_json_object
 from runtime.server.metrics import Metrics, MetricsMiddleware
 from runtime.server.responses import ApiError, error_response, http_error, internal_error, route, status_of
 from runtime.server.tenants import OPTION_NAMES, Tenant, Tenants
+from runtime.server.timeouts import DeadlineMiddleware
 from runtime.store import open_store
 
 NAME = re.compile(ID_PATTERN)
+
+READY_PROBE = "toolpen:readyz"
+"""A session id read (never written) by the readiness probe: one cheap query to the store."""
 
 
 class Service:
@@ -50,6 +55,7 @@ class Service:
         self.limiter = RateLimiter(config.rate, config.burst)
         self.metrics = Metrics()
         self.metrics.tenants.set(sum(1 for _ in self.tenants))
+        self.metrics.watch_pools(lambda: [tenant.runtime.pool for tenant in self.tenants])
         self.gates = SessionGates(config.max_queued)
         # calls run here, never in the default pool that the short store reads use
         self.call_threads = ThreadPoolExecutor(config.call_threads, thread_name_prefix="toolpen-call")
@@ -68,7 +74,24 @@ class Service:
         self.metrics.lock_wait.observe(waited)
         if isinstance(result.error, Busy):
             raise result.error
+        if isinstance(result.error, StoreError):
+            self.metrics.store_errors.inc()
         return result
+
+    async def readiness(self) -> dict[str, str]:
+        """``ok`` or what is wrong, for the store and each tenant's worker pool."""
+        checks = {"pools": "ok"}
+        if dead := [tenant.name for tenant in self.tenants if not tenant.runtime.pool.alive]:
+            checks["pools"] = f"{len(dead)} worker pool(s) cannot fork workers"
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self.tenants.store.get_session, READY_PROBE), 5.0)
+            checks["store"] = "ok"
+        except TimeoutError:
+            checks["store"] = "the store did not answer within 5s"
+        except ToolpenError as error:
+            self.metrics.store_errors.inc()
+            checks["store"] = error.message
+        return checks
 
     def authorize(self, request: Request) -> Tenant:
         """The caller's tenant, after its rate limit; 401 / 429 otherwise."""
@@ -166,6 +189,13 @@ def create_app(config: ServerConfig) -> Starlette:
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
+    async def readyz(request: Request) -> Response:
+        checks = await service.readiness()
+        ready = all(check == "ok" for check in checks.values())
+        return JSONResponse(
+            {"status": "ready" if ready else "unready", "checks": checks}, 200 if ready else 503
+        )
+
     async def metrics(request: Request) -> Response:
         return Response(service.metrics.render(), media_type=service.metrics.content_type)
 
@@ -174,7 +204,7 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def add_tool(request: Request) -> Response:
         tenant = service.authorize(request)
-        body = await read_json_object(request, max_body)
+        body = await read_json_object(request, max_body, config.body_timeout)
         source = _field(body, "source", str, None)
         if source is None:
             raise ApiError(400, "bad_request", "'source' (the tool's Python source) is required")
@@ -209,7 +239,7 @@ def create_app(config: ServerConfig) -> Starlette:
     async def call_tool(request: Request) -> Response:
         tenant = service.authorize(request)
         session_id = _checked_name(request.path_params["session_id"], "the session id")
-        body = await read_json_object(request, max_body)
+        body = await read_json_object(request, max_body, config.body_timeout)
         name = _field(body, "tool", str, None)
         if name is None:
             raise ApiError(400, "bad_request", "'tool' (the tool's name) is required")
@@ -281,10 +311,13 @@ def create_app(config: ServerConfig) -> Starlette:
 
     async def toolpen_error(request: Request, error: Exception) -> Response:
         assert isinstance(error, ToolpenError)
+        if isinstance(error, StoreError):
+            service.metrics.store_errors.inc()
         return error_response(status_of(error), error.to_dict())
 
     routes = [
         route("/healthz", GET=healthz),
+        route("/readyz", GET=readyz),
         route("/metrics", GET=metrics),
         route("/openapi.json", GET=openapi),
         route("/v1/tools", GET=list_tools, POST=add_tool),
@@ -295,7 +328,11 @@ def create_app(config: ServerConfig) -> Starlette:
     ]
     return Starlette(
         routes=routes,
-        middleware=[Middleware(MetricsMiddleware, metrics=service.metrics)],
+        middleware=[
+            Middleware(AccessLogMiddleware, log_format=config.access_log),
+            Middleware(MetricsMiddleware, metrics=service.metrics),
+            Middleware(DeadlineMiddleware, seconds=config.request_deadline),
+        ],
         exception_handlers={
             ApiError: api_error,
             ToolpenError: toolpen_error,

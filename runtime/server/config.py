@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from runtime.errors import InvalidArguments
+from runtime.server.access_log import ACCESS_LOG_FORMATS, AccessLogFormat
 from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
 from sandbox.wire import WallsMode
 
@@ -39,6 +40,14 @@ class ServerConfig:
     """Calls that may wait for one session in one replica; more are refused as ``busy``."""
     call_threads: int = 32
     """Threads running calls (one per session at most); other requests use their own."""
+    header_timeout: float = 10.0
+    """Seconds for a request's line and headers to arrive (then the connection is closed)."""
+    body_timeout: float = 30.0
+    """Seconds for a request's body to arrive (then 408)."""
+    request_deadline: float = 120.0
+    """Seconds to answer a request (then 504 ``deadline``); above ``lock_wait`` plus a call's wall time."""
+    access_log: AccessLogFormat = "text"
+    """Access log lines (with request ids) as ``text``, ``json`` lines, or ``off``."""
 
     def check(self) -> None:
         """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""
@@ -48,10 +57,14 @@ class ServerConfig:
                 "(or TOOLPEN_API_KEYS), or bind to a loopback address such as 127.0.0.1"
             )
         numbers = (self.max_body, self.rate, self.burst, self.workers, self.lock_wait, self.max_queued)
-        if min(numbers) <= 0 or self.call_threads < 1:
+        timeouts = (self.header_timeout, self.body_timeout, self.request_deadline)
+        if min(*numbers, *timeouts) <= 0 or self.call_threads < 1:
             raise InvalidArguments(
-                "max_body, rate, burst, workers, lock_wait, max_queued and call_threads must be positive"
+                "max_body, rate, burst, workers, lock_wait, max_queued, call_threads and the timeouts "
+                "must be positive"
             )
+        if self.access_log not in ACCESS_LOG_FORMATS:
+            raise InvalidArguments(f"access_log is one of {', '.join(ACCESS_LOG_FORMATS)}")
 
 
 def is_loopback(host: str) -> bool:

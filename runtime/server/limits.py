@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -60,16 +61,26 @@ class RateLimiter:
         self._buckets[client] = (tokens, now)
 
 
-async def read_json_object(request: Request, max_bytes: int) -> dict[str, Any]:
-    """The request's JSON object body; 413 past ``max_bytes`` (before reading it all), 400 if not JSON."""
+async def read_json_object(request: Request, max_bytes: int, timeout: float = 30.0) -> dict[str, Any]:
+    """The request's JSON object body; 413 past ``max_bytes`` (before reading it all), 408 if it
+    takes longer than ``timeout`` seconds to arrive, 400 if not JSON."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > max_bytes:
         raise _too_large(max_bytes)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > max_bytes:
-            raise _too_large(max_bytes)
+    try:
+        async with asyncio.timeout(timeout):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > max_bytes:
+                    raise _too_large(max_bytes)
+    except TimeoutError:
+        raise ApiError(
+            408,
+            "request_timeout",
+            f"the request body did not arrive within {timeout:g}s",
+            {"Connection": "close"},
+        ) from None
     try:
         data = json.loads(body or b"{}")
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -13,6 +14,8 @@ from prometheus_client import (
     generate_latest,
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from runtime.pool import WorkerPool
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -51,12 +54,26 @@ class Metrics:
             registry=self.registry,
         )
         self.tenants = Gauge("toolpen_tenants", "Tenants served.", registry=self.registry)
+        self.store_errors = Counter(
+            "toolpen_store_errors", "Session store failures seen by requests.", registry=self.registry
+        )
         self.lock_wait = Histogram(
             "toolpen_session_lock_wait_seconds",
             "Time a call waited behind other calls of its session in this replica.",
             buckets=LATENCY_BUCKETS,
             registry=self.registry,
         )
+
+    def watch_pools(self, pools: Callable[[], Iterable[WorkerPool]]) -> None:
+        """Gauges of the worker pools' saturation, read from ``pools()`` at each scrape."""
+        Gauge(
+            "toolpen_pool_workers", "Pre-forked sandbox workers, all tenants.", registry=self.registry
+        ).set_function(lambda: sum(pool.size for pool in pools()))
+        Gauge(
+            "toolpen_pool_calls_in_flight",
+            "Calls running in or waiting for a sandbox worker, all tenants (saturated above the workers).",
+            registry=self.registry,
+        ).set_function(lambda: sum(pool.in_use for pool in pools()))
 
     def render(self) -> bytes:
         """The text exposition of every metric."""

@@ -11,7 +11,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from runtime.errors import InvalidArguments, InvalidSource, NotFound, PolicyViolation, ToolpenError
+from runtime.errors import (
+    InvalidArguments,
+    InvalidSource,
+    NotFound,
+    PolicyViolation,
+    StoreError,
+    ToolpenError,
+)
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -33,6 +40,8 @@ def status_of(error: ToolpenError) -> int:
         return 404
     if isinstance(error, InvalidSource | PolicyViolation | InvalidArguments):
         return 422
+    if isinstance(error, StoreError):
+        return 503
     return 500
 
 

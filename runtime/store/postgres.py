@@ -29,7 +29,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from runtime.errors import InvalidArguments, InvalidState, ToolpenError
+from runtime.errors import InvalidArguments, InvalidState, StoreError, ToolpenError
 from runtime.session import Session, StateDelta
 from runtime.store.base import LOCK_TIMEOUT, StateOwner, busy, scope_label, scope_lock_name, session_label
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
@@ -124,7 +124,7 @@ class PostgresStore(SqlStore):
         except psycopg.errors.UntranslatableCharacter as exc:
             raise InvalidState(f"a value cannot be stored in PostgreSQL: {exc}") from None
         except psycopg.Error as exc:
-            raise ToolpenError(f"session store {self._name}: {exc}") from exc
+            raise StoreError(f"session store {self._name}: {exc}") from exc
 
     @contextmanager
     def _reading(self) -> Iterator[psycopg.Connection[DictRow]]:

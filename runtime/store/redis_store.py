@@ -37,7 +37,7 @@ import redis
 from redis.client import Pipeline
 from redis.lock import Lock
 
-from runtime.errors import NotFound, Timeout, ToolpenError
+from runtime.errors import NotFound, StoreError, Timeout
 from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
 from runtime.store.base import (
     LOCK_TIMEOUT,
@@ -100,7 +100,7 @@ class RedisStore(Store):
         try:
             yield
         except redis.RedisError as exc:
-            raise ToolpenError(f"session store {self._name}: {exc}") from exc
+            raise StoreError(f"session store {self._name}: {exc}") from exc
 
     def _transaction(self, func: Callable[[Pipeline], T], *watched: str) -> T:
         """Run ``func`` (reads, then ``pipe.multi()`` and writes) until no watched key changed."""

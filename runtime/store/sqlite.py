@@ -28,7 +28,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import ToolpenError
+from runtime.errors import StoreError, ToolpenError
 from runtime.session import Session, StateDelta
 from runtime.store.base import (
     LOCK_TIMEOUT,
@@ -132,8 +132,8 @@ class SqliteStore(SqlStore):
             raise
         return conn
 
-    def _store_error(self, exc: sqlite3.Error) -> ToolpenError:
-        return ToolpenError(f"session store {self.path.name}: {exc}")
+    def _store_error(self, exc: sqlite3.Error) -> StoreError:
+        return StoreError(f"session store {self.path.name}: {exc}")
 
     def _create_schema(self) -> None:
         with self._transaction() as conn:
