@@ -25,7 +25,11 @@ def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
     store: Annotated[
-        str, typer.Option("--store", help="Session store URL (shared by replicas).")
+        str,
+        typer.Option(
+            "--store",
+            help="Session store URL (shared by replicas), or env:VAR / @FILE holding it (a password).",
+        ),
     ] = DEFAULT_STORE_URL,
     tools: Annotated[
         list[Path] | None, typer.Option("--tools", help="Tool files or directories, shared by every tenant.")
@@ -73,6 +77,8 @@ def serve_command(
 
     env_keys = [item for item in os.environ.get("TOOLPEN_API_KEYS", "").split(",") if item.strip()]
     try:
+        if store.startswith(("env:", "@")):
+            store = read_secret(store, option="--store")
         config = ServerConfig(
             host=host,
             port=port,
