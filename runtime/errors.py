@@ -153,6 +153,12 @@ class StoreError(ToolpenError):
     kind = "store_error"
 
 
+class StreamEnded(ToolpenError):
+    """A model API's event stream kept ending before the session was idle or failed."""
+
+    kind = "stream_ended"
+
+
 class Busy(Timeout):
     """The call's session stayed locked by other calls past the lock wait limit: nothing ran
     and nothing was stored, so a retry with the same call id can still run."""
@@ -185,6 +191,7 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         MissingExtra,
         Busy,
         StoreError,
+        StreamEnded,
     )
 }
 

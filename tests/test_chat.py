@@ -144,13 +144,30 @@ def test_deferred_tools_are_loaded_through_tool_search(rt: Runtime) -> None:
     assert run.final["content"] == "Done: 5 points added."
 
 
-def test_deepseek_gets_no_system_prompt_when_tools_are_sent(rt: Runtime) -> None:
+def test_deepseek_gets_the_system_prompt_in_its_first_user_message(rt: Runtime) -> None:
     system = {"role": "system", "content": "Be brief."}
-    with ScriptedChatServer([assistant("It is warm.")]) as server:
+    with ScriptedChatServer([SEED_CALLS, compare_temperatures]) as server:
         run = run_chat(client_for(server), "deepseek-ai/deepseek-r1-0528-maas", [system, QUESTION], rt)
-    assert [m["role"] for m in server.requests[0]["messages"]] == ["user"]
+    assert len(server.requests) == 2
+    for request in server.requests:  # every turn, and the transcript keeps the host's messages
+        assert "system" not in [m["role"] for m in request["messages"]]
+        assert request["messages"][0]["content"] == f"Be brief.\n\n{QUESTION['content']}"
     assert "tool_choice" not in server.requests[0]
-    assert run.notes == ["deepseek: system prompt left out because tools are sent"]
+    assert run.messages[:2] == [system, QUESTION]
+    assert run.notes == ["deepseek: system prompt folded into the first user message"]
+
+
+def test_deepseek_folds_into_content_parts_or_a_user_message_of_its_own() -> None:
+    tools = [{"type": "function", "function": {"name": "f", "description": "", "parameters": {}}}]
+    system = {"role": "system", "content": "Be brief."}
+    parts = {"role": "user", "content": [{"type": "text", "text": "Hi"}]}
+    shaped = shape_request(profile_for("deepseek-v3"), [system, parts], tools)
+    assert shaped.messages == [
+        {"role": "user", "content": [{"type": "text", "text": "Be brief."}, *parts["content"]]}
+    ]
+    assert shape_request(profile_for("deepseek-v3"), [system], tools).messages == [
+        {"role": "user", "content": "Be brief."}
+    ]
 
 
 def test_gpt_oss_gets_definitions_in_the_system_prompt_and_no_forced_choice(rt: Runtime) -> None:

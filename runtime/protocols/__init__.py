@@ -96,6 +96,10 @@ def parse_arguments(arguments: Any) -> dict[str, Any]:
         raise InvalidArguments(
             f"the arguments are not valid JSON ({error.msg} at character {error.pos})"
         ) from None
+    except ValueError as error:  # an integer of more than 4,300 digits
+        raise InvalidArguments(f"the arguments hold a number JSON cannot take: {error}") from None
+    except RecursionError:
+        raise InvalidArguments("the arguments are nested too deeply") from None
     if not isinstance(args, dict):
         raise InvalidArguments(f"the arguments must be a JSON object, not {type(args).__name__}")
     return args

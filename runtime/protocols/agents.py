@@ -8,12 +8,17 @@ no result is reported as an unknown outcome unless its tool was registered idemp
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidArguments, OutputTooLarge
+import httpx2
+from openai import APIConnectionError
+
+from runtime.errors import InvalidArguments, OutputTooLarge, StreamEnded
 from runtime.protocols import (
     CallOutcome,
     error_text,
@@ -31,6 +36,15 @@ if TYPE_CHECKING:
 
 TOOL_RESULT = "agent.session.input.tool_result"
 MAX_RESULT_BYTES = 4_194_304
+MAX_REQUEST_BYTES = 4_194_304
+"""Largest body of one events request: the results of a turn beyond it go in several requests."""
+REQUEST_OVERHEAD = 64
+"""Bytes of a request body around its events (``{"events": [...]}``)."""
+DEFAULT_RECONNECTS = 5
+FINAL = ("idle", "failed")
+FINAL_EVENTS = ("agent.session.idle", "agent.session.failed")
+STREAM_ERRORS = (APIConnectionError, httpx2.TransportError)
+"""A stream's connection dropping mid-way (the SDK's and its transport's, httpx2)."""
 RESULT_MARGIN = 65_536
 RESULT_LIMIT = MAX_RESULT_BYTES - RESULT_MARGIN
 CONTENT_PART_TYPES = frozenset({"input_text", "input_image"})
@@ -164,12 +178,45 @@ def idempotency_key(session_id: str, events: list[dict[str, Any]]) -> str:
     return f"toolpen-{digest[:40]}"
 
 
+def result_batches(
+    events: list[dict[str, Any]], limit: int = MAX_REQUEST_BYTES
+) -> list[list[dict[str, Any]]]:
+    """``events`` in order, in batches whose JSON stays within ``limit`` bytes (one event alone
+    is at most ``RESULT_LIMIT`` plus its ids, so each fits a batch of its own)."""
+    batches: list[list[dict[str, Any]]] = []
+    size = limit
+    for event in events:
+        event_size = len(json.dumps(event).encode()) + 2
+        if size + event_size > limit:
+            batches.append([])
+            size = REQUEST_OVERHEAD
+        batches[-1].append(event)
+        size += event_size
+    return batches
+
+
 def send_results(client: Any, session_id: str, events: list[dict[str, Any]]) -> None:
-    """POST the results to the session's events endpoint with an ``Idempotency-Key``."""
-    if events:
+    """POST the results to the session's events endpoint, each request at most 4 MiB, each
+    with an ``Idempotency-Key`` of its own results."""
+    for batch in result_batches(events):
         client.beta.agents.sessions.events.create(
-            session_id, events=events, idempotency_key=idempotency_key(session_id, events)
+            session_id, events=batch, idempotency_key=idempotency_key(session_id, batch)
         )
+
+
+async def asend_results(client: Any, session_id: str, events: list[dict[str, Any]]) -> None:
+    """``send_results`` with an ``openai.AsyncOpenAI`` client."""
+    for batch in result_batches(events):
+        await client.beta.agents.sessions.events.create(
+            session_id, events=batch, idempotency_key=idempotency_key(session_id, batch)
+        )
+
+
+async def ahandle_required_actions(
+    session: Any, runtime: Runtime, *, context: dict[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """``handle_required_actions`` for asyncio: the same calls, run in a worker thread."""
+    return await asyncio.to_thread(handle_required_actions, session, runtime, context=context)
 
 
 def user_message(text: str) -> dict[str, Any]:
@@ -188,27 +235,108 @@ def drive_session(
     *,
     input: str | None = None,
     context: dict[str, Any] | None = None,
+    reconnects: int = DEFAULT_RECONNECTS,
 ) -> Any:
     """Follow a session with an ``openai.OpenAI`` client until it is idle or failed; returns it.
 
     Subscribes to the session's events first, then answers the actions already pending (the
     resume after a disconnect), sends ``input`` as a user message when given, and answers each
-    ``agent.session.requires_action`` event as it comes. Results are stored before they are sent.
+    ``agent.session.requires_action`` event as it comes. Results are stored before they are
+    sent. When the stream ends (or breaks) before the session is idle or failed, it subscribes
+    again and answers what is pending from the stored results; after ``reconnects`` streams in a
+    row that ended without news it raises ``StreamEnded``.
     """
     sessions = client.beta.agents.sessions
-    with sessions.events.stream(session_id) as stream:
-        session = sessions.retrieve(session_id)
-        if session.status == "requires_action":
-            send_results(client, session_id, handle_required_actions(session, runtime, context=context))
-        if input is not None:
-            sessions.events.create(session_id, events=[user_message(input)])
-        elif session.status in ("idle", "failed"):
-            return session
-        for event in stream:
-            if event.type == "agent.session.requires_action":
-                send_results(
-                    client, session_id, handle_required_actions(event.session, runtime, context=context)
-                )
-            elif event.type in ("agent.session.idle", "agent.session.failed"):
-                return event.session
-    return sessions.retrieve(session_id)
+    drive = _Drive(session_id, input, reconnects)
+    while True:
+        try:
+            with sessions.events.stream(session_id) as stream:
+                session = sessions.retrieve(session_id)
+                if session.status == "requires_action":
+                    send_results(
+                        client, session_id, handle_required_actions(session, runtime, context=context)
+                    )
+                if drive.input_due():
+                    sessions.events.create(session_id, events=[user_message(drive.take_input())])
+                elif session.status in FINAL:
+                    return session
+                for event in stream:
+                    drive.heard()
+                    if event.type == "agent.session.requires_action":
+                        events = handle_required_actions(event.session, runtime, context=context)
+                        send_results(client, session_id, events)
+                    elif event.type in FINAL_EVENTS:
+                        return event.session
+        except STREAM_ERRORS:
+            pass  # a dropped connection: like an ended stream
+        drive.ended(sessions.retrieve(session_id).status)
+        time.sleep(drive.pause())
+
+
+async def adrive_session(
+    client: Any,
+    session_id: str,
+    runtime: Runtime,
+    *,
+    input: str | None = None,
+    context: dict[str, Any] | None = None,
+    reconnects: int = DEFAULT_RECONNECTS,
+) -> Any:
+    """``drive_session`` with an ``openai.AsyncOpenAI`` client; tools run in worker threads."""
+    sessions = client.beta.agents.sessions
+    drive = _Drive(session_id, input, reconnects)
+    while True:
+        try:
+            async with await sessions.events.stream(session_id) as stream:
+                session = await sessions.retrieve(session_id)
+                if session.status == "requires_action":
+                    events = await ahandle_required_actions(session, runtime, context=context)
+                    await asend_results(client, session_id, events)
+                if drive.input_due():
+                    await sessions.events.create(session_id, events=[user_message(drive.take_input())])
+                elif session.status in FINAL:
+                    return session
+                async for event in stream:
+                    drive.heard()
+                    if event.type == "agent.session.requires_action":
+                        events = await ahandle_required_actions(event.session, runtime, context=context)
+                        await asend_results(client, session_id, events)
+                    elif event.type in FINAL_EVENTS:
+                        return event.session
+        except STREAM_ERRORS:
+            pass
+        drive.ended((await sessions.retrieve(session_id)).status)
+        await asyncio.sleep(drive.pause())
+
+
+class _Drive:
+    """What ``drive_session`` and ``adrive_session`` track across reconnects."""
+
+    def __init__(self, session_id: str, input: str | None, reconnects: int) -> None:
+        self.session_id = session_id
+        self._input = input
+        self._reconnects = reconnects
+        self._quiet = 0  # streams in a row that ended without an event
+
+    def input_due(self) -> bool:
+        return self._input is not None
+
+    def take_input(self) -> str:
+        text, self._input = self._input, None
+        assert text is not None
+        return text
+
+    def heard(self) -> None:
+        self._quiet = 0
+
+    def ended(self, status: str) -> None:
+        """A stream ended with the session in ``status``; ``StreamEnded`` after too many."""
+        self._quiet += 1
+        if self._quiet > self._reconnects:
+            raise StreamEnded(
+                f"the event stream of session {self.session_id!r} ended {self._quiet} times in a row "
+                f"without news while the session was {status!r}"
+            )
+
+    def pause(self) -> float:
+        return min(0.05 * 2**self._quiet, 2.0)

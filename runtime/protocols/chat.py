@@ -8,6 +8,7 @@ never matched by id.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -144,6 +145,57 @@ def _next_choice(tool_choice: str | dict[str, Any] | None) -> str | dict[str, An
     return "auto" if tool_choice == "required" or isinstance(tool_choice, dict) else tool_choice
 
 
+class _Conversation:
+    """The state of one ``run_chat``/``arun_chat``: what to send next, and what a reply does."""
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        model: str,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        tool_choice: str | dict[str, Any] | None,
+        profiles: Iterable[ModelProfile],
+        session_id: str | None,
+        context: dict[str, Any] | None,
+        strict: bool,
+        create_args: dict[str, Any],
+    ) -> None:
+        self.runtime = runtime
+        self.model = model
+        self.profile = profile_for(model, profiles)
+        self.transcript = [dict(message) for message in messages]
+        self.tools = chat_tools(runtime, strict=strict)
+        self.notes: list[str] = []
+        self.choice = tool_choice
+        self.session_id = session_id
+        self.context = context
+        self.create_args = create_args
+
+    def request(self) -> dict[str, Any]:
+        """The next request, reshaped by the model's profile."""
+        shaped = shape_request(self.profile, self.transcript, self.tools, self.choice)
+        self.notes.extend(note for note in shaped.notes if note not in self.notes)
+        request: dict[str, Any] = {"model": self.model, "messages": shaped.messages, **self.create_args}
+        if shaped.tools:
+            request["tools"] = shaped.tools
+        if shaped.tool_choice is not None:
+            request["tool_choice"] = shaped.tool_choice
+        return request
+
+    def answer(self, response: Any, turn: int) -> ChatRun | None:
+        """Take the model's response: the finished run, or None after running its tool calls."""
+        reply = _as_dict(response.choices[0].message)
+        self.transcript.append(reply)
+        if not reply.get("tool_calls"):
+            return ChatRun(self.transcript, reply, turn, self.tools, self.notes)
+        replies = _replies(reply, self.runtime, self.session_id, self.context)
+        self.transcript.extend(r.message for r in replies)
+        _load(self.tools, replies)
+        self.choice = _next_choice(self.choice)
+        return None
+
+
 def run_chat(
     client: Any,
     model: str,
@@ -166,26 +218,66 @@ def run_chat(
     ``tool_search`` join ``tools`` for the following turns. Raises ``BudgetExceeded`` when the
     model still calls tools after ``max_turns`` requests.
     """
-    profile = profile_for(model, profiles)
-    transcript = [dict(message) for message in messages]
-    tools = chat_tools(runtime, strict=strict)
-    notes: list[str] = []
-    choice = tool_choice
+    conversation = _Conversation(
+        runtime,
+        model,
+        messages,
+        tool_choice=tool_choice,
+        profiles=profiles,
+        session_id=session_id,
+        context=context,
+        strict=strict,
+        create_args=create_args,
+    )
     for turn in range(1, max_turns + 1):
-        shaped = shape_request(profile, transcript, tools, choice)
-        notes.extend(note for note in shaped.notes if note not in notes)
-        request: dict[str, Any] = {"model": model, "messages": shaped.messages, **create_args}
-        if shaped.tools:
-            request["tools"] = shaped.tools
-        if shaped.tool_choice is not None:
-            request["tool_choice"] = shaped.tool_choice
-        response = client.chat.completions.create(**request)
-        reply = _as_dict(response.choices[0].message)
-        transcript.append(reply)
-        if not reply.get("tool_calls"):
-            return ChatRun(transcript, reply, turn, tools, notes)
-        replies = _replies(reply, runtime, session_id, context)
-        transcript.extend(r.message for r in replies)
-        _load(tools, replies)
-        choice = _next_choice(choice)
+        run = conversation.answer(client.chat.completions.create(**conversation.request()), turn)
+        if run is not None:
+            return run
     raise BudgetExceeded(f"the model was still calling tools after {max_turns} turns")
+
+
+async def arun_chat(
+    client: Any,
+    model: str,
+    messages: Sequence[Mapping[str, Any]],
+    runtime: Runtime,
+    *,
+    tool_choice: str | dict[str, Any] | None = None,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    profiles: Iterable[ModelProfile] = (),
+    session_id: str | None = None,
+    context: dict[str, Any] | None = None,
+    strict: bool = False,
+    **create_args: Any,
+) -> ChatRun:
+    """``run_chat`` with an ``openai.AsyncOpenAI`` client; the tools run in a worker thread."""
+    conversation = _Conversation(
+        runtime,
+        model,
+        messages,
+        tool_choice=tool_choice,
+        profiles=profiles,
+        session_id=session_id,
+        context=context,
+        strict=strict,
+        create_args=create_args,
+    )
+    for turn in range(1, max_turns + 1):
+        response = await client.chat.completions.create(**conversation.request())
+        run = await asyncio.to_thread(conversation.answer, response, turn)
+        if run is not None:
+            return run
+    raise BudgetExceeded(f"the model was still calling tools after {max_turns} turns")
+
+
+async def ahandle_tool_calls(
+    message: Any,
+    runtime: Runtime,
+    *,
+    session_id: str | None = None,
+    context: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """``handle_tool_calls`` for asyncio: the same calls, run in a worker thread."""
+    return await asyncio.to_thread(
+        handle_tool_calls, message, runtime, session_id=session_id, context=context
+    )

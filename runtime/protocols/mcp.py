@@ -4,11 +4,15 @@ The tool list is exactly ``tool.schema("mcp")`` (what ``toolpen schema --format 
 plus the read-only / idempotent hints a tool was registered with. A call answers a JSON text
 block and the same value as structured content; a failure is a result with ``isError``, never
 a protocol error. Each MCP session gets its own toolpen session: over stdio, the connection;
-over streamable HTTP, the ``mcp-session-id`` (stateless requests run without a session).
+over streamable HTTP, the ``mcp-session-id``. Requests of the stateless protocol have no MCP
+session: a client keeps one by sending a session key of its own in every call's ``_meta``
+(``"toolpen/session-key"``, at least 32 characters, secret like a password: whoever knows it
+acts in that session). The toolpen session is named from a hash of the key, never the key.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -22,7 +26,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from runtime.protocols import error_text, run_call
+from runtime.errors import InvalidArguments
+from runtime.protocols import CallOutcome, error_text, run_call
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -31,6 +36,9 @@ if TYPE_CHECKING:
     from runtime.runtime import Runtime
 
 SESSION_HEADER = "mcp-session-id"
+SESSION_KEY_META = "toolpen/session-key"
+"""The ``_meta`` entry of a call that names its toolpen session (any transport, any protocol era)."""
+MIN_SESSION_KEY = 32
 
 
 def mcp_tool(tool: Tool) -> types.Tool:
@@ -51,8 +59,17 @@ def _structured(output: Any) -> dict[str, Any]:
     return output if isinstance(output, dict) else {"result": output}
 
 
-def _toolpen_session(ctx: ServerRequestContext[dict[str, str]]) -> str | None:
-    """The toolpen session of the MCP session this request belongs to."""
+def _toolpen_session(
+    ctx: ServerRequestContext[dict[str, str]], params: types.CallToolRequestParams
+) -> str | None:
+    """The toolpen session of this call: its session key's, else its MCP session's."""
+    key = (params.meta or {}).get(SESSION_KEY_META)
+    if key is not None:
+        if not isinstance(key, str) or len(key) < MIN_SESSION_KEY:
+            raise InvalidArguments(
+                f"_meta[{SESSION_KEY_META!r}] must be a secret string of at least {MIN_SESSION_KEY} characters"
+            )
+        return f"mcp-key-{hashlib.sha256(key.encode()).hexdigest()[:40]}"
     request = ctx.request
     if request is None:
         return ctx.lifespan_context["session_id"]
@@ -80,15 +97,20 @@ def build_server(runtime: Runtime, *, name: str = "toolpen") -> Server[dict[str,
     async def call_tool(
         ctx: ServerRequestContext[dict[str, str]], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        outcome = await anyio.to_thread.run_sync(
-            lambda: run_call(
-                runtime,
-                params.name,
-                dict(params.arguments or {}),
-                define=lambda tool: mcp_tool(tool).model_dump(by_alias=True, exclude_none=True),
-                session_id=_toolpen_session(ctx),
+        try:
+            session_id = _toolpen_session(ctx, params)
+        except InvalidArguments as error:
+            outcome = CallOutcome(False, error=error)
+        else:
+            outcome = await anyio.to_thread.run_sync(
+                lambda: run_call(
+                    runtime,
+                    params.name,
+                    dict(params.arguments or {}),
+                    define=lambda tool: mcp_tool(tool).model_dump(by_alias=True, exclude_none=True),
+                    session_id=session_id,
+                )
             )
-        )
         if not outcome.success:
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=error_text(outcome.error))], is_error=True

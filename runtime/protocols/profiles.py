@@ -26,7 +26,8 @@ TOOLS_SYSTEM_PROMPT = (
 class ModelProfile:
     """How one family of models wants tools sent.
 
-    - ``system_prompt``: False drops system messages whenever tools are sent (DeepSeek).
+    - ``system_prompt``: False folds the system messages into the first user message whenever
+      tools are sent (DeepSeek, whose function calling misbehaves with a system message).
     - ``tools_in_system_prompt``: the tool definitions are also written into the system prompt.
     - ``unsupported_choices``: ``tool_choice`` kinds the model refuses, among ``"required"`` and
       ``"named"`` (a specific function); they fall back to ``"auto"``.
@@ -128,8 +129,8 @@ def shape_request(
         shaped.tool_choice = "auto"
         shaped.notes.append(f"{profile.name}: tool_choice set explicitly to 'auto'")
     if not profile.system_prompt and any(m.get("role") == "system" for m in shaped.messages):
-        shaped.messages = [m for m in shaped.messages if m.get("role") != "system"]
-        shaped.notes.append(f"{profile.name}: system prompt left out because tools are sent")
+        _fold_system_prompt(shaped)
+        shaped.notes.append(f"{profile.name}: system prompt folded into the first user message")
     if profile.tools_in_system_prompt:
         _prepend_tools_prompt(shaped, _tools_prompt(tools))
         shaped.notes.append(f"{profile.name}: tool definitions written into the system prompt")
@@ -142,3 +143,27 @@ def _prepend_tools_prompt(shaped: ShapedRequest, prompt: str) -> None:
         first["content"] = f"{prompt}\n\n{first['content']}"
     else:
         shaped.messages.insert(0, {"role": "system", "content": prompt})
+
+
+def _fold_system_prompt(shaped: ShapedRequest) -> None:
+    """Move the system messages' text to the start of the first user message (one is made
+    after them when there is none)."""
+    system = [m for m in shaped.messages if m.get("role") == "system"]
+    prompt = "\n\n".join(_text(m.get("content")) for m in system)
+    shaped.messages = [m for m in shaped.messages if m.get("role") != "system"]
+    user = next((m for m in shaped.messages if m.get("role") == "user"), None)
+    if user is None:
+        shaped.messages.insert(0, {"role": "user", "content": prompt})
+    elif isinstance(user.get("content"), list):
+        user["content"] = [{"type": "text", "text": prompt}, *user["content"]]
+    else:
+        user["content"] = f"{prompt}\n\n{_text(user.get('content'))}"
+
+
+def _text(content: Any) -> str:
+    """A message's content as text: a string, or the text parts of a list joined."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return ""

@@ -7,7 +7,8 @@ Routes: ``GET /v1/agents/sessions/{id}`` (the session), ``POST /v1/agents/sessio
 A session follows a script: each step is a list of function calls (they become
 ``required_actions``) or the turn's final text (a string, or a callable that builds it from
 the tool results received so far). Posts with an ``Idempotency-Key`` seen before are accepted
-and not applied again. Every post is recorded for the tests.
+and not applied again. Every post is recorded for the tests. ``streams_to_drop`` makes the
+next event streams end before they deliver anything (a dropped connection).
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ class AgentsApiServer(LoopbackServer):
         self._seen_keys: set[str] = set()
         self._changed = threading.Condition()
         self._closing = False
+        self.streams_to_drop = 0
+        """The next this many event streams end before sending any event (dropped streams)."""
+        self.streams_opened = 0
         super().__init__(self._handler())
 
     def __exit__(self, *exc: object) -> None:
@@ -235,6 +239,11 @@ class AgentsApiServer(LoopbackServer):
                 self.end_headers()
                 with server._changed:
                     sent = len(session.events)
+                    server.streams_opened += 1
+                    drop = server.streams_to_drop > 0
+                    server.streams_to_drop -= drop
+                if drop:  # the headers went out; the stream ends before any event
+                    return
                 try:
                     while True:
                         fresh = server._events_after(session, sent)
