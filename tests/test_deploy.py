@@ -121,6 +121,7 @@ def test_the_dockerfile_copies_what_exists_and_runs_serve_unprivileged() -> None
     assert exposed == ["8080"]
 
 
+@pytest.mark.slow
 def test_serve_reads_its_store_url_from_the_environment(tmp_path: Path) -> None:
     result = subprocess.run(
         [

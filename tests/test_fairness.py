@@ -46,6 +46,7 @@ def runtime_on(url: str, wall_time: float = 10.0) -> Runtime:
     return runtime
 
 
+@pytest.mark.slow
 def test_wall_time_starts_once_the_session_is_locked(store_url: str) -> None:  # noqa: F811
     if store_url == "memory://":
         pytest.skip("covered by the stores shared across processes")
@@ -94,6 +95,7 @@ def hot_calls(url: str, count: int, seconds: float) -> list[requests.Response]:
         return [future.result() for future in futures]
 
 
+@pytest.mark.slow
 def test_another_tenant_keeps_its_latency_beside_a_hot_session(store_url: str, tmp_path: Path) -> None:  # noqa: F811
     if store_url == "memory://":
         pytest.skip("the service runs on a shared store")
@@ -114,6 +116,7 @@ def test_another_tenant_keeps_its_latency_beside_a_hot_session(store_url: str, t
         assert max(latencies) < 1.0, latencies
 
 
+@pytest.mark.slow
 def test_the_service_answers_busy_with_503_and_the_same_call_id_runs_later(
     store_url: str,  # noqa: F811
     tmp_path: Path,
@@ -131,6 +134,7 @@ def test_the_service_answers_busy_with_503_and_the_same_call_id_runs_later(
         assert 'toolpen_tool_calls_total{outcome="busy"}' in requests.get(f"{url}/metrics", timeout=5).text
 
 
+@pytest.mark.slow
 def test_a_session_queue_is_bounded(tmp_path: Path) -> None:
     for url in service(tmp_path, f"sqlite:///{tmp_path / 's.db'}", max_queued=2):
         started = time.monotonic()

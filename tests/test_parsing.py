@@ -89,6 +89,7 @@ def test_too_long_a_source_is_refused_before_parsing() -> None:
         parse_source("#" * (MAX_SOURCE_CHARS + 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["check", "schema"])
 def test_the_cli_answers_them_with_a_located_error(tmp_path: Path, command: str) -> None:
     tool = tmp_path / "chain.py"

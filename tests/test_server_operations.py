@@ -69,6 +69,7 @@ def test_ready_when_the_store_and_the_pools_are(url: str) -> None:
 
 
 @pytest.mark.skipif(not POSTGRES_URLS, reason="no PostgreSQL URL in TOOLPEN_TEST_STORE_URLS")
+@pytest.mark.services
 def test_unready_while_the_store_fails(tmp_path: Path) -> None:
     schema_url_iter = fresh_postgres(POSTGRES_URLS[0])
     store = next(schema_url_iter)
@@ -116,6 +117,7 @@ def _is_our_zygote(pid: int) -> bool:
     return int(parent) == os.getpid() and b"sandbox.process.zygote" in cmdline
 
 
+@pytest.mark.slow
 def test_a_slow_request_head_is_cut_off(url: str) -> None:
     with socket.create_connection(("127.0.0.1", port_of(url)), timeout=10) as sock:
         started = time.monotonic()
@@ -148,6 +150,7 @@ def test_a_slow_body_is_408(url: str) -> None:
     assert '"kind":"request_timeout"' in answer
 
 
+@pytest.mark.slow
 def test_a_request_past_its_deadline_is_504_and_its_call_still_completes(url: str) -> None:
     response = call(url, KEY_A, "late", "slow", {"seconds": 3.0}, call_id="late-1")
     assert response.status_code == 504
