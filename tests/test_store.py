@@ -608,10 +608,13 @@ def write_version_1_file(path: Path) -> list[dict[str, object]]:
     return events
 
 
-def test_sqlite_renames_the_tables_of_a_version_1_file_and_keeps_its_data(tmp_path: Path) -> None:
+def test_sqlite_migrate_renames_the_tables_of_a_version_1_file_and_keeps_its_data(tmp_path: Path) -> None:
     path = tmp_path / "sessions.db"
     events = write_version_1_file(path)
-    with SqliteStore(path) as store:
+    with pytest.raises(ToolpenError, match="toolpen store migrate"):
+        SqliteStore(path)  # opening never migrates
+    with SqliteStore(path, migrate=True) as store:
+        assert store.schema is not None and store.schema.describe() == "migrated from version 1 to version 2"
         session = store.require_session("s1")
         assert session.state == {"k": 1, "app:a": 2, "user:u": 3}
         assert [e.to_dict() for e in session.events] == events
@@ -658,7 +661,7 @@ def test_sqlite_a_failing_rename_leaves_a_version_1_file_as_it_was(tmp_path: Pat
         raw.execute("CREATE TABLE toolpen_calls (x TEXT)")
     raw.close()
     with pytest.raises(ToolpenError, match="toolpen_calls"):
-        SqliteStore(path)
+        SqliteStore(path, migrate=True)
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone() == (1,)
         assert raw.execute("SELECT count(*) FROM sessions").fetchone() == (1,)

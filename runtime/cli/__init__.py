@@ -8,6 +8,7 @@ from runtime.cli import mcp as _mcp  # noqa: F401
 from runtime.cli import run as _run  # noqa: F401
 from runtime.cli import schema as _schema  # noqa: F401
 from runtime.cli import serve as _serve  # noqa: F401
+from runtime.cli import store as _store  # noqa: F401
 from runtime.cli import turn as _turn  # noqa: F401
 from runtime.cli import web as _web  # noqa: F401
 from runtime.cli.app import app

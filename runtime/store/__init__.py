@@ -69,8 +69,10 @@ def display_url(url: str) -> str:
         return "<store URL>"
 
 
-def open_store(url: str = DEFAULT_STORE_URL) -> Store:
-    """The store a URL names; raises ``InvalidArguments`` for a URL no store understands."""
+def open_store(url: str = DEFAULT_STORE_URL, *, migrate: bool = False) -> Store:
+    """The store a URL names; raises ``InvalidArguments`` for a URL no store understands and
+    ``StoreError`` for a schema of another version, unless ``migrate`` (`toolpen store
+    migrate`) upgrades an older one (``runtime/store/migrations.py``)."""
     if url == "memory://":
         from runtime.store.memory import MemoryStore
 
@@ -79,17 +81,17 @@ def open_store(url: str = DEFAULT_STORE_URL) -> Store:
     if url.startswith("sqlite:///") and path not in ("", ":memory:"):
         from runtime.store.sqlite import SqliteStore
 
-        return SqliteStore(path)
+        return SqliteStore(path, migrate=migrate)
     if url.startswith("postgresql://"):
         require_extra("postgres", "a postgresql:// store")
         from runtime.store.postgres import PostgresStore
 
-        return PostgresStore(url)
+        return PostgresStore(url, migrate=migrate)
     if url.startswith(("redis://", "rediss://")):
         require_extra("redis", "a redis:// store")
         from runtime.store.redis_store import RedisStore
 
-        return RedisStore(url)
+        return RedisStore(url, migrate=migrate)
     raise InvalidArguments(
         f"unknown store URL {display_url(url)!r}: use memory://, sqlite:///path, postgresql://... or redis://..."
     )

@@ -35,6 +35,7 @@ from typing import Any
 
 from runtime.errors import Busy, InvalidArguments, NotFound, ToolpenError
 from runtime.session import CallRecord, Event, Scope, Session, SessionSummary, StateDelta, encode_json
+from runtime.store.migrations import SchemaVersion
 
 LOCK_TIMEOUT = 60.0
 """Seconds ``Store.lock`` waits for a busy session before raising ``Busy``."""
@@ -105,6 +106,8 @@ class Store(ABC):
     """Sessions, their state in three scopes, their events and call records."""
 
     url: str
+    schema: SchemaVersion | None = None
+    """The schema version opening found and left (None for a store without a schema)."""
 
     # -- sessions -------------------------------------------------------------------------
 

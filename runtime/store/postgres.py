@@ -29,12 +29,16 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from runtime.errors import InvalidArguments, InvalidState, StoreError, ToolpenError
+from runtime.errors import InvalidArguments, InvalidState, StoreError
 from runtime.session import Session, StateDelta
 from runtime.store.base import LOCK_TIMEOUT, StateOwner, busy, scope_label, scope_lock_name, session_label
+from runtime.store.migrations import SchemaVersion, check_version, steps_between
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
 
 SCHEMA_VERSION = 1
+
+MIGRATIONS: dict[int, str] = {}
+"""The statements leading from each version to the next (none yet: version 1 is the first)."""
 
 POOL_SIZE = 10
 """Connections of one store for reads and writes (each held for one statement or transaction)."""
@@ -106,11 +110,11 @@ class PostgresStore(SqlStore):
     placeholder = "%s"
     row_lock = " FOR UPDATE"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, migrate: bool = False) -> None:
         self.url = url
         self._name = _display_name(url)
         with self._errors(), psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
-            self._create_schema(conn)
+            self.schema = self._create_schema(conn, migrate)
         self._pool = _pool(url, min_size=1, max_size=POOL_SIZE)
         self._lock_pool = _pool(url, min_size=0, max_size=LOCK_CONNECTIONS)
 
@@ -137,19 +141,20 @@ class PostgresStore(SqlStore):
         with self._reading() as conn, conn.transaction():
             yield conn
 
-    def _create_schema(self, conn: psycopg.Connection[Any]) -> None:
+    def _create_schema(self, conn: psycopg.Connection[Any], migrate: bool) -> SchemaVersion:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(hashtext('toolpen schema ' || current_schema()))")
             if conn.execute("SELECT to_regclass('toolpen_schema')").fetchone() == (None,):
                 conn.execute(_SCHEMA)
                 conn.execute("INSERT INTO toolpen_schema VALUES (%s)", (SCHEMA_VERSION,))
-                return
+                return SchemaVersion(None, SCHEMA_VERSION)
             row = conn.execute("SELECT version FROM toolpen_schema").fetchone()
-        if row != (SCHEMA_VERSION,):
-            raise ToolpenError(
-                f"{self._name} has store schema version {row and row[0]}; "
-                f"this toolpen reads version {SCHEMA_VERSION}"
-            )
+            found = row[0] if row else 0
+            check_version(self._name, found, SCHEMA_VERSION, migrate=migrate)
+            for statements in steps_between(self._name, found, SCHEMA_VERSION, MIGRATIONS):
+                conn.execute(statements)
+            conn.execute("UPDATE toolpen_schema SET version = %s", (SCHEMA_VERSION,))
+        return SchemaVersion(found, SCHEMA_VERSION)
 
     def close(self) -> None:
         self._pool.close()

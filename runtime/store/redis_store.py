@@ -9,6 +9,7 @@ Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
     P:calls:ID       hash    call id -> JSON call record
     P:lock:ID        string  the session lock's token while it is held
     P:scope-lock:O   string  a shared scope's lock token (``lock_scopes``); O is the JSON [app, user]
+    P:schema         string  the store schema version (``toolpen store migrate`` upgrades it)
 
 Every write is an optimistic transaction: WATCH the keys it reads, check them, then queue the
 writes in one MULTI/EXEC (run again if a watched key changed), so a commit applies whole or not
@@ -52,6 +53,12 @@ from runtime.store.base import (
     session_label,
     state_owners,
 )
+from runtime.store.migrations import SchemaVersion, check_version, steps_between
+
+SCHEMA_VERSION = 1
+
+MIGRATIONS: dict[int, Callable[[redis.Redis], None]] = {}
+"""The step leading from each version to the next (none yet: version 1 is the first)."""
 
 LOCK_TTL = 3.0
 """Seconds a session lock outlives a holder that stopped renewing it (died or stalled)."""
@@ -75,7 +82,7 @@ def _dumps(value: Any) -> str:
 class RedisStore(Store):
     """Sessions in one Redis server, named by a redis-py URL."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, migrate: bool = False) -> None:
         self.url = url
         client_url, self._prefix = split_prefix(url)
         parts = urlsplit(client_url)
@@ -87,6 +94,21 @@ class RedisStore(Store):
         self._held = threading.local()  # .tokens: session id -> lock token, of this thread
         with self._errors():
             self._client.ping()
+            self.schema = self._check_schema(migrate)
+
+    def _check_schema(self, migrate: bool) -> SchemaVersion:
+        key = f"{self._prefix}:schema"
+        found = self._client.get(key)
+        if found is None:  # empty, or written before versions were kept: version 1 either way
+            written = bool(self._client.exists(self._sessions_key))
+            self._client.set(key, SCHEMA_VERSION, nx=True)
+            return SchemaVersion(SCHEMA_VERSION if written else None, SCHEMA_VERSION)
+        version = int(found)
+        check_version(self._name, version, SCHEMA_VERSION, migrate=migrate)
+        for step in steps_between(self._name, version, SCHEMA_VERSION, MIGRATIONS):
+            step(self._client)
+        self._client.set(key, SCHEMA_VERSION)
+        return SchemaVersion(version, SCHEMA_VERSION)
 
     def _key(self, kind: str, name: str) -> str:
         return f"{self._prefix}:{kind}:{name}"

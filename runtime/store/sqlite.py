@@ -4,7 +4,8 @@ Data: the tables of ``runtime/store/sql.py`` (JSON as TEXT) in WAL mode (readers
 the writer), a busy timeout, a pool of connections. Every write is one ``BEGIN IMMEDIATE``
 transaction, so a commit that fails leaves the file as it was. The schema is created on open
 and versioned with ``PRAGMA user_version``; a file of version 1 (tables without the
-``toolpen_`` prefix) is brought to version 2 on open, in one transaction.
+``toolpen_`` prefix) is brought to version 2 by `toolpen store migrate` (``migrate=True``), in
+one transaction (``runtime/store/migrations.py``).
 
 Session locks: ``fcntl.flock`` on one lock file per session, in ``<db>.locks/`` next to the
 database (and one per shared scope, ``scope-*.lock``, for ``lock_scopes``). A lock table with owners and expiry would need heartbeats, or a crashed holder
@@ -28,7 +29,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import StoreError, ToolpenError
+from runtime.errors import StoreError
 from runtime.session import Session, StateDelta
 from runtime.store.base import (
     LOCK_TIMEOUT,
@@ -38,6 +39,7 @@ from runtime.store.base import (
     scope_lock_name,
     session_label,
 )
+from runtime.store.migrations import SchemaVersion, check_version, steps_between
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
 
 SCHEMA_VERSION = 2
@@ -58,6 +60,9 @@ ALTER TABLE calls RENAME TO toolpen_calls;
 """
 """Version 1 had the same tables without the ``toolpen_`` prefix."""
 
+MIGRATIONS = {1: _FROM_VERSION_1}
+"""The script leading from each version to the next."""
+
 
 def _try_flock(fd: int) -> bool:
     try:
@@ -77,7 +82,9 @@ def _run_script(conn: sqlite3.Connection, script: str) -> None:
 class SqliteStore(SqlStore):
     """Sessions in one SQLite file (created with its folder if missing)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, busy_timeout: float = 30.0) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, busy_timeout: float = 30.0, migrate: bool = False
+    ) -> None:
         self.path = Path(path)
         self.url = f"sqlite:///{self.path}"
         self._busy_timeout = busy_timeout
@@ -86,7 +93,7 @@ class SqliteStore(SqlStore):
         self._pool_lock = threading.Lock()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock_dir.mkdir(exist_ok=True)
-        self._create_schema()
+        self.schema = self._create_schema(migrate)
 
     # -- connections and transactions -----------------------------------------------------
 
@@ -135,17 +142,17 @@ class SqliteStore(SqlStore):
     def _store_error(self, exc: sqlite3.Error) -> StoreError:
         return StoreError(f"session store {self.path.name}: {exc}")
 
-    def _create_schema(self) -> None:
+    def _create_schema(self, migrate: bool) -> SchemaVersion:
         with self._transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION:
-                return
-            if version not in (0, 1):
-                raise ToolpenError(
-                    f"{self.path.name} has store schema version {version}; this toolpen reads version {SCHEMA_VERSION}"
-                )
-            _run_script(conn, _FROM_VERSION_1 if version == 1 else _SCHEMA)
+            if version == 0:
+                _run_script(conn, _SCHEMA)
+            else:
+                check_version(self.path.name, version, SCHEMA_VERSION, migrate=migrate)
+                for script in steps_between(self.path.name, version, SCHEMA_VERSION, MIGRATIONS):
+                    _run_script(conn, script)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return SchemaVersion(version or None, SCHEMA_VERSION)
 
     def close(self) -> None:
         with self._pool_lock:
