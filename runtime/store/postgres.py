@@ -3,7 +3,8 @@
 Data: the tables of ``runtime/store/sql.py`` (``toolpen_states``: one ``jsonb`` row per scope
 owner; events, arguments and results ``json``: the text is kept as written) in the
 connection's current schema (``?options=-csearch_path%3Dname`` in the URL picks another),
-created on first open; ``toolpen_schema`` holds their version. Every write is one transaction
+created on first open; ``?pool_size=N&lock_connections=M`` size the two connection pools
+(10 and 50: at most M sessions locked or waiting at once per process); ``toolpen_schema`` holds their version. Every write is one transaction
 that takes the session's row lock first; a delta is merged by the server in each scope row's
 upsert (``(state || set) - deleted``), so concurrent sessions writing ``app:``/``user:`` keys
 merge key by key. A read is one statement, hence one snapshot. ``jsonb`` cannot hold the
@@ -23,6 +24,7 @@ import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
@@ -93,6 +95,28 @@ def _pool(url: str, *, min_size: int, max_size: int) -> ConnectionPool[psycopg.C
     )
 
 
+POOL_OPTIONS = ("pool_size", "lock_connections")
+"""URL parameters of toolpen's own (taken out before the URL reaches libpq): the two pools' sizes,
+``?pool_size=10&lock_connections=50`` by default."""
+
+
+def split_pool_options(url: str) -> tuple[str, int, int]:
+    """The URL without ``pool_size``/``lock_connections``, and the two sizes (at least 1 each)."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    options = {name: value for name, value in pairs if name in POOL_OPTIONS}
+    if not options:
+        return url, POOL_SIZE, LOCK_CONNECTIONS
+    sizes = []
+    for name, default in zip(POOL_OPTIONS, (POOL_SIZE, LOCK_CONNECTIONS), strict=True):
+        value = options.get(name, str(default))
+        if not value.isdigit() or int(value) < 1:
+            raise InvalidArguments(f"the store URL's {name} must be a positive integer, not {value!r}")
+        sizes.append(int(value))
+    rest = urlencode([(name, value) for name, value in pairs if name not in POOL_OPTIONS])
+    return urlunsplit(parts._replace(query=rest)), sizes[0], sizes[1]
+
+
 def _display_name(url: str) -> str:
     """The URL without its password, for messages; ``InvalidArguments`` if libpq cannot read it."""
     try:
@@ -112,11 +136,12 @@ class PostgresStore(SqlStore):
 
     def __init__(self, url: str, *, migrate: bool = False) -> None:
         self.url = url
+        url, pool_size, lock_connections = split_pool_options(url)
         self._name = _display_name(url)
         with self._errors(), psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
             self.schema = self._create_schema(conn, migrate)
-        self._pool = _pool(url, min_size=1, max_size=POOL_SIZE)
-        self._lock_pool = _pool(url, min_size=0, max_size=LOCK_CONNECTIONS)
+        self._pool = _pool(url, min_size=1, max_size=pool_size)
+        self._lock_pool = _pool(url, min_size=0, max_size=lock_connections)
 
     # -- connections and transactions -----------------------------------------------------
 
