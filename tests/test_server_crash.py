@@ -58,7 +58,8 @@ def test_killing_a_replica_mid_calls_loses_nothing_and_applies_nothing_twice(
             try:
                 result = post_call(victim.url, KEY, f"s{thread}", call_id, n)
                 answered_by_victim.release()
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError):
+                # killed before it answered, or after the response's head but before its body
                 retried += 1
                 result = post_call(survivor.url, KEY, f"s{thread}", call_id, n)
             finals[call_id] = (n, result)
