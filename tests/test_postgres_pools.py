@@ -24,14 +24,16 @@ def test_lock_connections_bound_the_sessions_locked_at_once(postgres_url: str) -
         assert store.require_session("b").user_id == "ana"
 
 
-@pytest.mark.parametrize("options", ["pool_size=0", "lock_connections=x", "pool_size=-1"])
-def test_bad_pool_sizes_are_refused(options: str) -> None:
-    with pytest.raises(InvalidArguments, match="positive integer"):
+@pytest.mark.parametrize(
+    "options", ["pool_size=0", "lock_connections=x", "pool_size=-1", "prepared_statements=no"]
+)
+def test_bad_pool_options_are_refused(options: str) -> None:
+    with pytest.raises(InvalidArguments, match="positive integer|on or off"):
         split_pool_options(with_options("postgresql://u:p@127.0.0.1:1/db", options))
 
 
 def test_the_options_never_reach_libpq() -> None:
     url = "postgresql://u:p@h:5432/db?options=-csearch_path%3Dx&pool_size=3&lock_connections=7"
-    rest, pool_size, locks = split_pool_options(url)
-    assert (pool_size, locks) == (3, 7)
+    rest, options = split_pool_options(url)
+    assert (options.pool_size, options.lock_connections, options.prepared_statements) == (3, 7, True)
     assert rest == "postgresql://u:p@h:5432/db?options=-csearch_path%3Dx"

@@ -4,25 +4,34 @@ Data: the tables of ``runtime/store/sql.py`` (``toolpen_states``: one ``jsonb`` 
 owner; events, arguments and results ``json``: the text is kept as written) in the
 connection's current schema (``?options=-csearch_path%3Dname`` in the URL picks another),
 created on first open; ``?pool_size=N&lock_connections=M`` size the two connection pools
-(10 and 50: at most M sessions locked or waiting at once per process); ``toolpen_schema`` holds their version. Every write is one transaction
+(10 and 50: at most M sessions locked or waiting at once per process), and
+``prepared_statements=off`` suits PgBouncer before 1.21 in transaction mode; ``toolpen_schema`` holds their version. Every write is one transaction
 that takes the session's row lock first; a delta is merged by the server in each scope row's
 upsert (``(state || set) - deleted``), so concurrent sessions writing ``app:``/``user:`` keys
 merge key by key. A read is one statement, hence one snapshot. ``jsonb`` cannot hold the
 character U+0000: such a value is refused as invalid state.
 
-Session locks: ``pg_advisory_lock(hashtextextended(schema || ':' || session_id, 0))``, a session-level
-advisory lock held on a connection of its own for the block. The server releases it when that
-connection closes, so a holder that dies frees it at once; waiting is the server's queue under
-``lock_timeout`` (no polling). Two session ids whose 64-bit hashes collide share one lock:
-they only wait for each other. The locks of shared scopes (``lock_scopes``) are advisory locks
-too, hashed with another seed.
+Session locks: ``pg_advisory_xact_lock(hashtextextended(schema || ':' || session_id, 0))`` in a
+transaction held open on a connection of its own for the block, then rolled back. A
+transaction-scoped lock works behind PgBouncer in transaction mode (the server connection is
+the client's for exactly that transaction; a session-level lock would stay on a server
+connection PgBouncer hands to others), and the server releases it when the transaction or
+its connection ends, so a holder that dies frees it at once. Waiting polls
+``pg_try_advisory_xact_lock`` with a short backoff, outside any transaction between tries: a
+waiter holds no server connection (waiting in the server's queue, each waiter's open
+transaction pinned a PgBouncer server connection until the holder had none left for its
+commit). The lock's connection is idle in a transaction while the call runs: keep
+``idle_in_transaction_session_timeout`` above the calls' wall time. Two session ids whose 64-bit hashes collide share one lock: they only wait
+for each other. The locks of shared scopes (``lock_scopes``) are advisory locks too, hashed
+with another seed.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -33,7 +42,15 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from runtime.errors import InvalidArguments, InvalidState, StoreError
 from runtime.session import Session, StateDelta
-from runtime.store.base import LOCK_TIMEOUT, StateOwner, busy, scope_label, scope_lock_name, session_label
+from runtime.store.base import (
+    LOCK_TIMEOUT,
+    StateOwner,
+    busy,
+    poll_lock,
+    scope_label,
+    scope_lock_name,
+    session_label,
+)
 from runtime.store.migrations import SchemaVersion, check_version, steps_between
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
 
@@ -83,38 +100,56 @@ DO UPDATE SET state = (old.state || %(set)s::jsonb) - %(deleted)s::text[]
 """
 
 
-def _pool(url: str, *, min_size: int, max_size: int) -> ConnectionPool[psycopg.Connection[DictRow]]:
+@dataclass(frozen=True)
+class PoolOptions:
+    """toolpen's own parameters of a PostgreSQL URL (taken out before libpq sees it)."""
+
+    pool_size: int = POOL_SIZE
+    lock_connections: int = LOCK_CONNECTIONS
+    prepared_statements: bool = True
+    """``prepared_statements=off`` for PgBouncer before 1.21 in transaction mode, which cannot
+    keep server-side prepared statements across transactions."""
+
+
+POOL_OPTIONS = ("pool_size", "lock_connections", "prepared_statements")
+
+
+def split_pool_options(url: str) -> tuple[str, PoolOptions]:
+    """The URL without toolpen's own parameters (``?pool_size=10&lock_connections=50&
+    prepared_statements=on`` by default), and their values."""
+    parts = urlsplit(url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    given = {name: value for name, value in pairs if name in POOL_OPTIONS}
+    if not given:
+        return url, PoolOptions()
+    sizes = {}
+    for name in POOL_OPTIONS[:2]:
+        value = given.get(name, str(getattr(PoolOptions, name)))
+        if not value.isdigit() or int(value) < 1:
+            raise InvalidArguments(f"the store URL's {name} must be a positive integer, not {value!r}")
+        sizes[name] = int(value)
+    prepared = given.get("prepared_statements", "on")
+    if prepared not in ("on", "off"):
+        raise InvalidArguments(f"the store URL's prepared_statements is on or off, not {prepared!r}")
+    rest = urlencode([(name, value) for name, value in pairs if name not in POOL_OPTIONS])
+    return urlunsplit(parts._replace(query=rest)), PoolOptions(**sizes, prepared_statements=prepared == "on")
+
+
+def _pool(
+    url: str, options: PoolOptions, *, min_size: int, max_size: int
+) -> ConnectionPool[psycopg.Connection[DictRow]]:
     """A pool of autocommit connections whose rows are dicts."""
+    kwargs: dict[str, Any] = {"autocommit": True, "row_factory": dict_row}
+    if not options.prepared_statements:
+        kwargs["prepare_threshold"] = None
     return ConnectionPool(
         url,
         connection_class=psycopg.Connection[DictRow],
-        kwargs={"autocommit": True, "row_factory": dict_row},
+        kwargs=kwargs,
         min_size=min_size,
         max_size=max_size,
         open=True,
     )
-
-
-POOL_OPTIONS = ("pool_size", "lock_connections")
-"""URL parameters of toolpen's own (taken out before the URL reaches libpq): the two pools' sizes,
-``?pool_size=10&lock_connections=50`` by default."""
-
-
-def split_pool_options(url: str) -> tuple[str, int, int]:
-    """The URL without ``pool_size``/``lock_connections``, and the two sizes (at least 1 each)."""
-    parts = urlsplit(url)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
-    options = {name: value for name, value in pairs if name in POOL_OPTIONS}
-    if not options:
-        return url, POOL_SIZE, LOCK_CONNECTIONS
-    sizes = []
-    for name, default in zip(POOL_OPTIONS, (POOL_SIZE, LOCK_CONNECTIONS), strict=True):
-        value = options.get(name, str(default))
-        if not value.isdigit() or int(value) < 1:
-            raise InvalidArguments(f"the store URL's {name} must be a positive integer, not {value!r}")
-        sizes.append(int(value))
-    rest = urlencode([(name, value) for name, value in pairs if name not in POOL_OPTIONS])
-    return urlunsplit(parts._replace(query=rest)), sizes[0], sizes[1]
 
 
 def _display_name(url: str) -> str:
@@ -136,12 +171,12 @@ class PostgresStore(SqlStore):
 
     def __init__(self, url: str, *, migrate: bool = False) -> None:
         self.url = url
-        url, pool_size, lock_connections = split_pool_options(url)
+        url, options = split_pool_options(url)
         self._name = _display_name(url)
         with self._errors(), psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
             self.schema = self._create_schema(conn, migrate)
-        self._pool = _pool(url, min_size=1, max_size=pool_size)
-        self._lock_pool = _pool(url, min_size=0, max_size=lock_connections)
+        self._pool = _pool(url, options, min_size=1, max_size=options.pool_size)
+        self._lock_pool = _pool(url, options, min_size=0, max_size=options.lock_connections)
 
     # -- connections and transactions -----------------------------------------------------
 
@@ -203,7 +238,8 @@ class PostgresStore(SqlStore):
 
     @contextmanager
     def _advisory(self, name: str, seed: int, label: str, timeout: float) -> Iterator[None]:
-        """Hold the advisory lock of ``name`` in the key space ``seed``, on a connection of its own."""
+        """Hold the advisory lock of ``name`` in the key space ``seed``: ``pg_advisory_xact_lock``
+        in a transaction of its own, on a connection of its own, rolled back at the end."""
         deadline = time.monotonic() + timeout
         with self._errors():
             try:
@@ -212,27 +248,31 @@ class PostgresStore(SqlStore):
                 raise busy(label, timeout) from None
         try:
             self._acquire(conn, (name, seed), max(deadline - time.monotonic(), 0.001), label, timeout)
-            try:
-                yield
-            finally:
-                with self._errors():
-                    conn.execute(f"SELECT pg_advisory_unlock({_LOCK_KEY})", (name, seed))
+            yield
         finally:
-            self._lock_pool.putconn(conn)  # a broken connection is discarded (its lock with it)
+            with suppress(psycopg.Error):  # a broken connection: the server ended it
+                conn.execute("ROLLBACK")  # ends the lock's transaction, and so the lock
+            self._lock_pool.putconn(conn)  # a broken connection is discarded
 
     def _acquire(
         self, conn: psycopg.Connection[Any], key: tuple[str, int], wait: float, label: str, timeout: float
     ) -> None:
-        """Take the advisory lock on ``conn``, waiting at most ``wait`` seconds (one round trip)."""
-        with self._errors():
-            try:
-                with conn.pipeline():
-                    conn.execute(
-                        "SELECT set_config('lock_timeout', %s, false)", (f"{max(1, round(wait * 1000))}ms",)
-                    )
-                    conn.execute(f"SELECT pg_advisory_lock({_LOCK_KEY})", key)
-            except psycopg.errors.LockNotAvailable:
-                raise busy(label, timeout) from None
+        """Take the lock in a transaction opened on ``conn``, trying without waiting for up to
+        ``wait`` seconds: between tries no transaction is open, so a waiter holds no server
+        connection (behind PgBouncer each open transaction pins one, and waiters pinning them all
+        left none for the holder's commit)."""
+
+        def try_once() -> bool:
+            with self._errors(), conn.pipeline():
+                conn.execute("BEGIN")
+                taken = conn.execute(f"SELECT pg_try_advisory_xact_lock({_LOCK_KEY}) AS taken", key)
+            if taken.fetchone()["taken"]:
+                return True
+            with self._errors():
+                conn.execute("ROLLBACK")
+            return False
+
+        poll_lock(try_once, label, wait)
 
     def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
         """Merged by the server, key by key, so concurrent writers of a shared scope both land."""
