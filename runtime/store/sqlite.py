@@ -13,7 +13,9 @@ blocks the session until its lease expires (and a slow call outliving its lease 
 updates); a ``BEGIN IMMEDIATE`` held across the call would serialize every session of the
 file. ``flock`` is released by the kernel when its holder dies, is per open file (so it
 also excludes threads of one process), and costs no database traffic. Waiting polls with a
-short backoff up to the timeout.
+short backoff up to the timeout. The holder removes its lock file when done, so the folder
+holds files only for locks held (or left by a holder that died); a waiter that locked a file
+removed meanwhile sees that the path no longer names it and locks the new one.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +73,16 @@ def _try_flock(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+def _names(path: Path, fd: int) -> bool:
+    """``path`` is the file open as ``fd`` (not removed, nor replaced by another)."""
+    try:
+        at_path = os.stat(path)
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (at_path.st_dev, at_path.st_ino) == (opened.st_dev, opened.st_ino)
 
 
 def _run_script(conn: sqlite3.Connection, script: str) -> None:
@@ -194,11 +207,28 @@ class SqliteStore(SqlStore):
 
     @contextmanager
     def _flock(self, name: str, label: str, timeout: float) -> Iterator[None]:
-        fd = os.open(self._lock_dir / name, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        """Hold the flock of the file ``name``, and remove the file when done (while holding it).
+
+        A waiter may have opened the file before its holder removed it, and then lock a file
+        no longer at that path: so a lock counts only if the path still names the locked file;
+        otherwise the waiter opens the path again."""
+        path = self._lock_dir / name
+        deadline = time.monotonic() + timeout
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                poll_lock(lambda fd=fd: _try_flock(fd), label, max(deadline - time.monotonic(), 0.0))
+            except BaseException:
+                os.close(fd)
+                raise
+            if _names(path, fd):
+                break
+            os.close(fd)  # its holder removed it: lock the file at the path now
         try:
-            poll_lock(lambda: _try_flock(fd), label, timeout)
             yield
         finally:
+            with suppress(FileNotFoundError):
+                os.unlink(path)
             os.close(fd)  # releases the flock
 
     def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
