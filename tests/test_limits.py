@@ -26,7 +26,7 @@ def check(pool: WorkerPool, source: str, kind: str | tuple[str, ...], limits: Li
     elapsed = time.monotonic() - start
     assert done.success is False, done
     assert done.error.kind in ((kind,) if isinstance(kind, str) else kind), done
-    assert elapsed < limits.wall_time + 1.0
+    assert elapsed < limits.wall_time + 3.0  # the deadline, plus a fork and scheduling on a busy machine
     assert run(pool, "def ok() -> int:\n    return 1\n").output == 1  # still serving
     return done
 
@@ -49,7 +49,7 @@ def test_an_infinite_loop_that_catches_everything_times_out(pool):
 
 
 def test_cpu_time_limit_ends_the_call(pool):
-    limits = Limits(wall_time=5.0, cpu_time=1.0)
+    limits = Limits(wall_time=30.0, cpu_time=1.0)  # a busy machine gives the worker a fraction of a core
     done = check(pool, "def spin():\n    while True:\n        pass\n", "timeout", limits)
     assert "CPU time" in done.error.message
 
