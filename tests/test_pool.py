@@ -147,6 +147,7 @@ def test_single_use_workers_share_no_module_state(pool):
 
 def test_reuse_mode_keeps_the_worker_and_its_state():
     with WorkerPool(size=1, reuse=True) as reused:
+        wait_until_ready(reused)  # else a slow first fork (a busy machine) makes run() fork a second worker
         assert run(reused, SEED).success
         assert run(reused, NEXT).output == second_random_after_seed_42()
 
@@ -243,11 +244,17 @@ def test_walls_are_reported(pool):
 
 def test_probing_the_walls_replaces_the_worker_it_used():
     with WorkerPool(size=1) as pool:
+        wait_until_ready(pool)
         pool.probe_walls()
-        deadline = time.monotonic() + 10
-        while pool._ready.qsize() < 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until_ready(pool)
         assert pool._ready.qsize() == 1
+
+
+def wait_until_ready(pool: WorkerPool) -> None:
+    """Wait (up to 10 s) for the pool's worker to be forked and ready."""
+    deadline = time.monotonic() + 10
+    while pool._ready.qsize() < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def test_doctor_reports_the_walls_of_a_real_worker():
