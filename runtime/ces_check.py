@@ -55,7 +55,7 @@ def _not_a_string(value: ast.expr) -> str | None:
     return None
 
 
-def _is_state(node: ast.expr) -> bool:
+def is_state(node: ast.expr) -> bool:
     """``context.state`` / ``callback_context.variables`` (and the like)."""
     return (
         isinstance(node, ast.Attribute)
@@ -89,14 +89,14 @@ def state_value_warnings(module: ast.Module) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for node in ast.walk(module):
         if isinstance(node, ast.Assign):
-            targets = [t for t in node.targets if isinstance(t, ast.Subscript) and _is_state(t.value)]
+            targets = [t for t in node.targets if isinstance(t, ast.Subscript) and is_state(t.value)]
             kind = _not_a_string(node.value) if targets else None
             if kind:
                 found.append(_warning(node, _state_message(kind)))
         elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript):
-            if _is_state(node.target.value) and not isinstance(node.op, ast.Add):
+            if is_state(node.target.value) and not isinstance(node.op, ast.Add):
                 found.append(_warning(node, _state_message("a number")))
-            elif _is_state(node.target.value) and (kind := _not_a_string(node.value)):
+            elif is_state(node.target.value) and (kind := _not_a_string(node.value)):
                 found.append(_warning(node, _state_message(kind)))
         elif isinstance(node, ast.Call) and _is_set_variable(node) and len(node.args) >= 2:
             kind = _not_a_string(node.args[1])

@@ -166,6 +166,18 @@ class Busy(Timeout):
     kind = "busy"
 
 
+class InvalidApp(ToolpenError):
+    """An exported agent application is malformed: the message names the file and the field."""
+
+    kind = "invalid_app"
+
+
+class BadArchive(ToolpenError):
+    """A zip archive that is refused: unsafe paths, links, too large, too many entries, unreadable."""
+
+    kind = "bad_archive"
+
+
 ERROR_KINDS: dict[str, type[ToolpenError]] = {
     cls.kind: cls
     for cls in (
@@ -192,6 +204,8 @@ ERROR_KINDS: dict[str, type[ToolpenError]] = {
         Busy,
         StoreError,
         StreamEnded,
+        InvalidApp,
+        BadArchive,
     )
 }
 

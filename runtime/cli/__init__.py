@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 # Command modules register themselves on import (one module per command group).
+from runtime.cli import apps as _apps  # noqa: F401
 from runtime.cli import doctor as _doctor  # noqa: F401
 from runtime.cli import mcp as _mcp  # noqa: F401
 from runtime.cli import run as _run  # noqa: F401

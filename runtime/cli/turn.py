@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from runtime.runtime import Runtime
 
 
-def _read_turn(path: Path) -> dict[str, Any]:
+def read_turn(path: Path) -> dict[str, Any]:
     import yaml
 
     try:
@@ -69,7 +69,7 @@ def _merged(first: Extras, second: Extras) -> Extras:
     )
 
 
-def _play(rt: Runtime, script: dict[str, Any], session: str) -> list[tuple[str, ToolResult]]:
+def play_turn(rt: Runtime, script: dict[str, Any], session: str) -> list[tuple[str, ToolResult]]:
     """Run the turn: before_agent callbacks, the calls in order, after_agent callbacks."""
     context = dict(script.get("context") or {})
     rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
@@ -113,17 +113,22 @@ def run_turn(
     steps: list[tuple[str, ToolResult]] = []
     state: dict[str, Any] = {}
     try:
-        script = _read_turn(file)
+        script = read_turn(file)
         extras = _merged(
             _script_extras(script, file.parent),
             options.extras(),
         )
         session_id = session or str(script.get("session") or "turn")
         with build_runtime(store, extras, walls, allow_weak_isolation) as rt:
-            steps = _play(rt, script, session_id)
+            steps = play_turn(rt, script, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:
         steps.append(("turn", ToolResult(success=False, error=error)))
+    raise typer.Exit(report_turn(steps, state, as_json))
+
+
+def report_turn(steps: list[tuple[str, ToolResult]], state: dict[str, Any], as_json: bool) -> int:
+    """Print each step and the state after the turn; the exit code (the worst step's)."""
     code = max((exit_code(result) for _, result in steps), default=0)
     if as_json:
         calls = [{"name": name, **result.to_dict(), "state": None} for name, result in steps]
@@ -135,4 +140,4 @@ def run_turn(
             console.print()
         console.print("[bold]session state after the turn[/bold]")
         console.print_json(json.dumps(state, ensure_ascii=False))
-    raise typer.Exit(code)
+    return code

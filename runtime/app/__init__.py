@@ -1,0 +1,30 @@
+"""Exported CX Agent Studio (CES) applications: load, check, run and repack them.
+
+``load_app(path) -> App`` reads an export (its zip or its folder) with every resource validated
+(``models``); ``check_app`` adds the whole app's cross-references to ``toolpen check``
+(``crosscheck``); ``app_runtime`` registers it in a ``Runtime`` (``register``); ``unpack`` /
+``pack`` turn the archive into editable files and back, byte for byte where nothing changed
+(``packing``, ``zipraw``); ``archive`` refuses unsafe zips.
+"""
+
+from runtime.app.archive import ArchiveLimits
+from runtime.app.crosscheck import Finding, check_app
+from runtime.app.loader import App, AppAgent, AppCallback, AppTool, AppToolset, load_app
+from runtime.app.packing import pack, unpack
+from runtime.app.register import app_runtime, register_app
+
+__all__ = [
+    "App",
+    "AppAgent",
+    "AppCallback",
+    "AppTool",
+    "AppToolset",
+    "ArchiveLimits",
+    "Finding",
+    "app_runtime",
+    "check_app",
+    "load_app",
+    "pack",
+    "register_app",
+    "unpack",
+]

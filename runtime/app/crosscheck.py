@@ -1,0 +1,183 @@
+"""``check_app``: every Python file of an app checked as ``toolpen check`` does, plus what only the
+whole app shows, read statically:
+
+- an agent naming a tool, toolset, operation or child agent the app does not have; a root agent
+  that does not exist; a tool whose display name is reserved (``end_session``, ...) or differs
+  from its entry function's name (CES derives one from the other);
+- ``tools.<name>`` / ``async_tools.<name>`` naming no tool of the app (Python tools by function
+  name, OpenAPI operations as ``<toolset>_<operation>``);
+- a session variable read (``get_variable("k")``, ``context.state["k"]``, ``.state.get("k")``,
+  ``.variables[...]``) that ``variableDeclarations`` does not declare (a warning: a tool of the
+  app may set it first).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from runtime.app.loader import App
+from runtime.ces_check import RESERVED_TOOL_NAMES, is_state
+from runtime.check import check_source
+from runtime.diagnostics import Diagnostic, Level
+from runtime.errors import InvalidSource
+from runtime.openapi_toolset import OpenApiToolset
+from runtime.schema import derive_spec
+from sandbox.wire import WallsMode
+
+_TOOL_PROXIES = frozenset({"tools", "async_tools"})
+_HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A diagnostic in one file of the app (path relative to the app's root folder)."""
+
+    path: str
+    diagnostic: Diagnostic
+
+    def format(self) -> str:
+        return self.diagnostic.format(self.path)
+
+
+def _at(path: str, level: Level, message: str, line: int = 1, col: int = 1) -> Finding:
+    return Finding(path, Diagnostic(level, message, line, col, "app"))
+
+
+def code_files(app: App) -> Iterator[tuple[str, str]]:
+    """Every Python source of the app with its path: tools, their fakes, every agent's callbacks."""
+    for tool in app.tools.values():
+        yield tool.code_path, tool.source
+        if tool.fake_source is not None:
+            yield tool.fake_path or tool.resource_path, tool.fake_source
+    for agent in app.agents.values():
+        for callback in agent.callbacks:
+            yield callback.code_path, callback.source
+
+
+def check_app(app: App, *, walls: WallsMode = "all") -> list[Finding]:
+    """Every finding, file by file; errors make the app unusable, warnings may not."""
+    findings: list[Finding] = []
+    for path, source in dict(code_files(app)).items():
+        findings += [Finding(path, diagnostic) for diagnostic in check_source(source, walls=walls)]
+    callable_names = _tool_names(app, findings)
+    findings += _agent_references(app)
+    declared = {variable.name for variable in app.resource.variable_declarations}
+    for path, source in dict(code_files(app)).items():
+        findings += _code_references(path, source, callable_names, declared)
+    return findings
+
+
+def _tool_names(app: App, findings: list[Finding]) -> set[str]:
+    """The names ``tools.<name>`` may use; problems with the tools' own names go to ``findings``."""
+    names: set[str] = set()
+    for tool in app.tools.values():
+        if tool.display_name in RESERVED_TOOL_NAMES:
+            findings.append(
+                _at(tool.resource_path, "error", f"{tool.display_name!r} is a reserved tool name")
+            )
+        try:
+            spec = derive_spec(tool.source, tool.entry)
+        except InvalidSource as error:
+            findings.append(_at(tool.resource_path, "error", f"pythonFunction: {error.message}"))
+            continue
+        names.add(spec.name)
+        if spec.name != tool.display_name:
+            message = f"displayName {tool.display_name!r} differs from the entry function {spec.name!r}"
+            findings.append(
+                _at(tool.resource_path, "warning", message + "; tools call it by the function's name")
+            )
+    for toolset in app.toolsets.values():
+        try:
+            names.update(
+                op.name for op in OpenApiToolset.from_dict(toolset.display_name, toolset.document).tools
+            )
+        except InvalidSource as error:
+            findings.append(_at(toolset.schema_path, "error", error.message))
+    return names
+
+
+def operation_ids(document: dict) -> set[str]:
+    """The ``operationId`` of every operation of an OpenAPI document."""
+    ids: set[str] = set()
+    for item in (document.get("paths") or {}).values():
+        for method in _HTTP_METHODS:
+            operation = item.get(method) if isinstance(item, dict) else None
+            if isinstance(operation, dict) and isinstance(operation.get("operationId"), str):
+                ids.add(operation["operationId"])
+    return ids
+
+
+def _agent_references(app: App) -> list[Finding]:
+    findings: list[Finding] = []
+    if app.root_agent is not None and app.root_agent not in app.agents:
+        findings.append(
+            _at(app.resource_path, "error", f"rootAgent {app.root_agent!r} is no agent of the app")
+        )
+    known_tools = {*app.tools, *app.other_tools, *RESERVED_TOOL_NAMES}
+    for agent in app.agents.values():
+        resource, path = agent.resource, agent.resource_path
+        for name in resource.tools:
+            if name not in known_tools:
+                findings.append(_at(path, "error", f"tools: no tool named {name!r} in the app"))
+        for child in resource.child_agents:
+            if child not in app.agents:
+                findings.append(_at(path, "error", f"childAgents: no agent named {child!r} in the app"))
+        for use in resource.toolsets:
+            toolset = app.toolsets.get(use.toolset)
+            if toolset is None:
+                findings.append(_at(path, "error", f"toolsets: no toolset named {use.toolset!r} in the app"))
+                continue
+            for missing in sorted(set(use.tool_ids) - operation_ids(toolset.document)):
+                message = f"toolsets: toolset {use.toolset!r} has no operation {missing!r}"
+                findings.append(_at(path, "error", message))
+    return findings
+
+
+def _code_references(path: str, source: str, tools: set[str], declared: set[str]) -> list[Finding]:
+    try:
+        module = ast.parse(source)
+    except SyntaxError:
+        return []  # check_source reported it
+    findings: list[Finding] = []
+    for node in ast.walk(module):
+        called = _called_tool(node)
+        if called is not None and called not in tools:
+            message = f"tools.{called}: no tool of the app is called {called!r}"
+            findings.append(_at(path, "error", message, node.lineno, node.col_offset + 1))
+        key = _read_key(node)
+        if key is not None and key not in declared:
+            message = f"state key {key!r} is read but not declared in variableDeclarations"
+            findings.append(_at(path, "warning", message, node.lineno, node.col_offset + 1))
+    return findings
+
+
+def _called_tool(node: ast.AST) -> str | None:
+    if (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in _TOOL_PROXIES
+    ):
+        return node.attr
+    return None
+
+
+def _literal(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _read_key(node: ast.AST) -> str | None:
+    """The literal key a read names: ``get_variable("k")``, ``<state>.get("k")``, ``<state>["k"]``."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and is_state(node.value):
+        return _literal(node.slice)
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    function = node.func
+    if isinstance(function, ast.Name) and function.id == "get_variable":
+        return _literal(node.args[0])
+    if isinstance(function, ast.Attribute) and function.attr == "get_variable":
+        return _literal(node.args[0])
+    if isinstance(function, ast.Attribute) and function.attr == "get" and is_state(function.value):
+        return _literal(node.args[0])
+    return None

@@ -1,0 +1,78 @@
+"""A ``Runtime`` holding an app: its Python tools, OpenAPI toolsets, one agent's callbacks and the fakes.
+
+Tools are registered under the names CES code calls them by (``tools.<function>``,
+``tools.<toolset>_<operation>``); the callbacks are those of one agent (default: the root
+agent), disabled ones left out, in the order of its lists; a tool's fake only when fakes are
+asked for and its ``toolFakeConfig`` has ``enableFakeMode``. A problem names the app's file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from runtime.app.loader import App
+from runtime.egress import EgressPolicy
+from runtime.errors import ToolpenError
+from runtime.runtime import Runtime
+from runtime.store import Store
+from sandbox.wire import WallsMode
+
+
+def app_runtime(
+    app: App,
+    *,
+    agent: str | None = None,
+    store: str | Store = "memory://",
+    fakes: bool = False,
+    egress: EgressPolicy | None = None,
+    auth: dict[str, str] | None = None,
+    walls: WallsMode = "all",
+    pool_size: int = 1,
+) -> Runtime:
+    """A runtime with the app registered; the caller closes it."""
+    chosen = app.agent(agent) if agent or app.root_agent else None
+    rt = Runtime(
+        store=store,
+        egress=egress,
+        pool_size=pool_size,
+        enable_fakes=fakes,
+        walls=walls,
+        app_name=app.name,
+        agent_name=chosen.display_name if chosen else "agent",
+    )
+    try:
+        register_app(rt, app, chosen.display_name if chosen else None, fakes=fakes, auth=auth)
+    except BaseException:
+        rt.close()
+        raise
+    return rt
+
+
+def register_app(
+    rt: Runtime, app: App, agent: str | None, *, fakes: bool = False, auth: dict[str, str] | None = None
+) -> None:
+    """Register the app's tools and toolsets, ``agent``'s callbacks and (with ``fakes``) the tool fakes."""
+    for tool in app.tools.values():
+        with _about(tool.code_path):
+            registered = rt.add_tool(tool.source, tool.entry)
+        if fakes and tool.fake_enabled and tool.fake_source:
+            with _about(tool.fake_path or tool.resource_path):
+                rt.add_fakes(tool.fake_source, tool=registered.name)
+    for toolset in app.toolsets.values():
+        with _about(toolset.schema_path):
+            rt.add_openapi(toolset.display_name, toolset.document, auth=auth)
+    if agent is not None:
+        for callback in app.agent(agent).callbacks:
+            if not callback.disabled:
+                with _about(callback.code_path):
+                    rt.add_callback(callback.source)
+
+
+@contextmanager
+def _about(path: str) -> Iterator[None]:
+    """A ``ToolpenError`` raised inside says which file of the app it is about."""
+    try:
+        yield
+    except ToolpenError as error:
+        raise type(error)(f"{path}: {error.message}", line=error.line, col=error.col) from None

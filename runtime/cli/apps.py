@@ -1,0 +1,247 @@
+"""`toolpen app ...`: an exported CES application (its zip or its folder) checked, run and repacked.
+
+Every command takes the app as the zip the console exports or as the unpacked folder. A
+malformed app or archive is reported as ``error: <kind>: <file>: <member>: ...`` (exit 2).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from runtime.app import App, app_runtime, check_app, load_app, pack, unpack
+from runtime.app.crosscheck import code_files
+from runtime.cli.app import app
+from runtime.cli.run import exit_code, print_result
+from runtime.cli.secrets import read_secret
+from runtime.cli.setup import JsonOption, StoreOption, WallsOption, read_json_option
+from runtime.cli.turn import play_turn, read_turn, report_turn
+from runtime.egress import EgressPolicy
+from runtime.errors import InvalidArguments, InvalidSource, ToolpenError
+from runtime.openapi_toolset import OpenApiToolset
+from runtime.results import ToolResult
+from runtime.runtime import Runtime
+from runtime.schema import derive_spec
+from runtime.schema.formats import Format, lower
+from runtime.store import DEFAULT_STORE_URL
+from sandbox.wire import WallsMode
+
+EXIT_UNUSABLE = 2
+
+app_commands = typer.Typer(
+    name="app",
+    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, unpack, pack.",
+    no_args_is_help=True,
+)
+app.add_typer(app_commands, name="app")
+
+AppArgument = Annotated[Path, typer.Argument(help="The exported app: its zip, or the unpacked folder.")]
+AgentOption = Annotated[
+    str | None, typer.Option("--agent", help="Whose callbacks run (display name; default: the root agent).")
+]
+FakesOption = Annotated[
+    bool, typer.Option("--fakes", help="Let the tools' fakes answer (toolFakeConfig.enableFakeMode).")
+]
+AllowHostOption = Annotated[
+    list[str] | None, typer.Option("--allow-host", help="Let HTTP reach HOST[:PORT] (repeatable).")
+]
+AuthOption = Annotated[
+    list[str] | None,
+    typer.Option("--auth", help="Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR."),
+]
+
+
+def _load(path: Path) -> App:
+    """The app, or exit 2 after saying what is wrong with it."""
+    try:
+        return load_app(path)
+    except ToolpenError as error:
+        typer.echo(f"error: {error.kind}: {error.message}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+
+
+def _auth(items: list[str] | None) -> dict[str, str]:
+    secrets: dict[str, str] = {}
+    for item in items or []:
+        scheme, sep, given = item.partition("=")
+        if not sep or not scheme:
+            raise InvalidArguments(f"--auth takes SCHEME=@FILE or SCHEME=env:VAR, not {item!r}")
+        secrets[scheme] = read_secret(given, option="--auth", prefix=f"{scheme}=")
+    return secrets
+
+
+def _runtime(
+    loaded: App,
+    store: str,
+    agent: str | None,
+    fakes: bool,
+    hosts: list[str] | None,
+    auth: list[str] | None,
+    walls: WallsMode,
+) -> Runtime:
+    return app_runtime(
+        loaded,
+        agent=agent,
+        store=store,
+        fakes=fakes,
+        egress=EgressPolicy(allow_hosts=list(hosts or [])),
+        auth=_auth(auth) or None,
+        walls=walls,
+    )
+
+
+@app_commands.command("check")
+def check_command(app_path: AppArgument, walls: WallsOption = "all") -> None:
+    """Check every tool, callback and fake of the app, and the references between its resources.
+
+    Exit 0 when there is no error, 1 when there are errors, 2 when the app cannot be read.
+    """
+    loaded = _load(app_path)
+    findings = check_app(loaded, walls=walls)
+    for finding in findings:
+        typer.echo(finding.format())
+    errors = sum(finding.diagnostic.level == "error" for finding in findings)
+    files = len(dict(code_files(loaded)))
+    typer.echo(
+        f"{errors} error(s), {len(findings) - errors} warning(s) in {files} Python file(s) of {loaded.name}"
+    )
+    if errors:
+        raise typer.Exit(1)
+
+
+@app_commands.command("schema")
+def schema_command(
+    app_path: AppArgument,
+    fmt: Annotated[Format, typer.Option("--format", help="The target API's tool format.")] = "openai",
+    strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict mode (openai, responses).")] = False,
+) -> None:
+    """Print every tool definition of the app (Python tools, then each toolset's operations) as a JSON list."""
+    loaded = _load(app_path)
+    definitions = []
+    try:
+        specs = [derive_spec(tool.source, tool.entry) for tool in loaded.tools.values()]
+        for toolset in loaded.toolsets.values():
+            specs += [
+                op.spec for op in OpenApiToolset.from_dict(toolset.display_name, toolset.document).tools
+            ]
+        for spec in specs:
+            lowered = lower(spec, fmt, strict=strict)
+            for note in lowered.notes:
+                typer.echo(f"note: {note}", err=True)
+            definitions.append(lowered.schema)
+    except InvalidSource as error:
+        typer.echo(f"error: {error.kind}: {error.message} (run `toolpen app check`)", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    typer.echo(json.dumps(definitions, indent=2, ensure_ascii=False))
+
+
+@app_commands.command("run")
+def run_command(
+    app_path: AppArgument,
+    tool: Annotated[str, typer.Argument(help="The tool: a Python tool's name, or <toolset>_<operation>.")],
+    args: Annotated[str | None, typer.Option("--args", help="Arguments as a JSON object, or @file.")] = None,
+    context: Annotated[
+        str | None, typer.Option("--context", help="Context as JSON or @file: user_content, events, ...")
+    ] = None,
+    session: Annotated[
+        str, typer.Option("--session", help="Session id; state persists across runs.")
+    ] = "local",
+    agent: AgentOption = None,
+    fakes: FakesOption = False,
+    allow_host: AllowHostOption = None,
+    auth: AuthOption = None,
+    store: StoreOption = DEFAULT_STORE_URL,
+    as_json: JsonOption = False,
+    walls: WallsOption = "all",
+) -> None:
+    """Run one tool of the app with its callbacks; a new session starts from the declared variables' defaults.
+
+    Exit 0 when the tool succeeded, 1 when it failed, 2 when the app or the arguments are unusable.
+    """
+    loaded = _load(app_path)
+    try:
+        call_args = read_json_option(args, "--args")
+        call_context = read_json_option(context, "--context")
+        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+            rt.store.get_or_create_session(rt.app_name, rt.user_id, session, loaded.initial_state())
+            with Console(stderr=True).status(f"running {tool} ...", spinner="dots"):
+                result = rt.call(tool, call_args, context=call_context, session_id=session)
+    except ToolpenError as error:
+        result = ToolResult(success=False, error=error)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print_result(Console(highlight=False), tool, result)
+    raise typer.Exit(exit_code(result))
+
+
+@app_commands.command("turn")
+def turn_command(
+    app_path: AppArgument,
+    file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls.")],
+    session: Annotated[
+        str | None, typer.Option("--session", help="Session id (default: the script's).")
+    ] = None,
+    agent: AgentOption = None,
+    fakes: FakesOption = False,
+    allow_host: AllowHostOption = None,
+    auth: AuthOption = None,
+    store: StoreOption = DEFAULT_STORE_URL,
+    as_json: JsonOption = False,
+    walls: WallsOption = "all",
+) -> None:
+    """Run a scripted turn against the app: before_agent callbacks, the calls in order, after_agent callbacks.
+
+    A new session's state is the declared variables' defaults, then the script's ``context.state``.
+    Exit 0 when every step succeeded, 1 when one failed, 2 when the app or the script is unusable.
+    """
+    loaded = _load(app_path)
+    steps: list[tuple[str, ToolResult]] = []
+    state: dict[str, Any] = {}
+    try:
+        script = read_turn(file)
+        context = dict(script.get("context") or {})
+        context["state"] = {**loaded.initial_state(), **(context.get("state") or {})}
+        session_id = session or str(script.get("session") or "turn")
+        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+            steps = play_turn(rt, {**script, "context": context}, session_id)
+            state = rt.store.require_session(session_id).state
+    except ToolpenError as error:
+        steps.append(("turn", ToolResult(success=False, error=error)))
+    raise typer.Exit(report_turn(steps, state, as_json))
+
+
+@app_commands.command("unpack")
+def unpack_command(
+    archive: Annotated[Path, typer.Argument(help="The zip the console exported.")],
+    folder: Annotated[Path, typer.Argument(help="Where to lay it out (absent or empty).")],
+) -> None:
+    """Lay the export out as files to edit and test (each tool's and callback's code is a .py file)."""
+    try:
+        unpack(archive, folder)
+        loaded = load_app(folder)
+    except (ToolpenError, OSError) as error:
+        typer.echo(f"error: {getattr(error, 'kind', 'os')}: {getattr(error, 'message', error)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    typer.echo(f"{loaded.name}: unpacked into {folder}")
+    for path, _ in code_files(loaded):
+        typer.echo(f"  {folder / path}")
+
+
+@app_commands.command("pack")
+def pack_command(
+    folder: Annotated[Path, typer.Argument(help="The app's folder (unpacked, possibly edited).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The zip to write.")],
+) -> None:
+    """Write the archive the console imports: edited files changed, everything else byte for byte as exported."""
+    try:
+        data = pack(folder)
+    except (ToolpenError, OSError) as error:
+        typer.echo(f"error: {getattr(error, 'kind', 'os')}: {getattr(error, 'message', error)}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    output.write_bytes(data)
+    typer.echo(f"wrote {output} ({len(data)} bytes)")
