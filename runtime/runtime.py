@@ -61,9 +61,13 @@ class Runtime:
         enable_fakes: bool = False,
         walls: WallsMode = "all",
         allow_weak_isolation: bool = False,
+        initial_state: dict[str, Any] | None = None,
     ) -> None:
         """Raises ``IsolationUnavailable`` where the machine lacks a wall of the process sandbox,
-        unless ``allow_weak_isolation`` (then it warns once per process and runs without it)."""
+        unless ``allow_weak_isolation`` (then it warns once per process and runs without it).
+
+        ``initial_state`` is every new session's state (an app's declared defaults), under the
+        ``state`` a call's context gives."""
         if walls not in WALLS_MODES:
             raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
         self.walls = walls
@@ -87,6 +91,7 @@ class Runtime:
             agent_name=agent_name,
             max_depth=max_depth,
             max_calls=max_calls,
+            initial_state=initial_state,
         )
 
     # -- registration ---------------------------------------------------------------------

@@ -79,8 +79,11 @@ class UnitOfWork:
         agent_name: str,
         max_depth: int,
         max_calls: int,
+        initial_state: dict[str, Any] | None = None,
     ) -> None:
         self.store = store
+        self.initial_state = dict(initial_state or {})
+        """A new session's state (and an ephemeral call's) before the context's ``state`` is laid over it."""
         self.broker = broker
         self.app_name = app_name
         self.agent_name = agent_name
@@ -100,7 +103,7 @@ class UnitOfWork:
                 self.store.lock_scopes(self.app_name, plan.user_id, plan.shared_scopes),
             ):
                 session = self.store.get_or_create_session(
-                    self.app_name, plan.user_id, plan.session_id, plan.context.get("state")
+                    self.app_name, plan.user_id, plan.session_id, self._given_state(plan)
                 )
                 earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
                 if earlier is not None and earlier.finished:
@@ -123,9 +126,12 @@ class UnitOfWork:
             http_budget=self.broker.new_budget(),
         )
 
+    def _given_state(self, plan: CallPlan) -> dict[str, Any]:
+        return {**self.initial_state, **(plan.context.get("state") or {})}
+
     def _run_ephemeral(self, plan: CallPlan, invocation: Invocation) -> ToolResult:
         context = plan.context
-        state = dict(context.get("state") or {})
+        state = self._given_state(plan)
         session_id = context.get("session_id") or ""
         snapshot = self._snapshot(plan, state, session_id, list(context.get("events") or []))
         return _result(plan.steps(snapshot, invocation), state, plan.call_id, None)

@@ -202,6 +202,9 @@ def test_the_root_agents_callbacks_by_default() -> None:
         assert rt.call("get_customer", {"customer_id": "test-1"}).output == {
             "error": "no customer with ID test-1"
         }
+        assert (
+            rt.call("get_customer", {"customer_id": "123"}).output["name"] == "Ana Souza"
+        )  # declared default
         request = {"contents": [{"role": "user", "parts": [{"text": "Quantos pontos eu tenho?"}]}]}
         handover = rt.run_callbacks("before_model", llm_request=request).output
         assert handover["content"]["parts"][0]["function_call"]["args"] == {"agent_name": "Loyalty Desk"}

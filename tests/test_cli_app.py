@@ -4,12 +4,14 @@ exit codes of a broken app and a bad archive."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,3 +129,24 @@ def test_a_broken_app_and_a_bad_archive_have_their_exit_codes(tmp_path: Path) ->
     assert not (tmp_path / "out").exists()
     missing = toolpen("app", "run", "nowhere", "get_customer", cwd=tmp_path)
     assert missing.returncode == 2 and "error: invalid_app: nowhere: no such file or folder" in missing.stderr
+
+
+def test_mcp_serves_an_app_with_its_defaults_and_callbacks() -> None:
+    from mcp import Client, StdioServerParameters
+
+    args = ["-c", "from runtime.cli import main; main()", "mcp", "--app", str(APP), "--agent", "Loyalty Desk"]
+    server = StdioServerParameters(command=sys.executable, args=[*args, "--store", "memory://"])
+
+    async def scenario() -> tuple[list[str], Any, Any, Any]:
+        async with Client(server, read_timeout_seconds=60) as client:
+            listed = [tool.name for tool in (await client.list_tools()).tools]
+            customer = await client.call_tool("get_customer", {"customer_id": "123"})
+            points = await client.call_tool("update_customer_loyalty_points", {"points_to_add": 50})
+            refused = await client.call_tool("update_customer_loyalty_points", {"points_to_add": 900})
+        return listed, customer, points, refused
+
+    listed, customer, points, refused = asyncio.run(scenario())
+    assert "summarize_cart" in listed and "crm_service_get_cart_information" in listed
+    assert json.loads(customer.content[0].text)["name"] == "Ana Souza"
+    assert json.loads(points.content[0].text) == {"email": "[email]", "loyalty_points": 150, "plan": "Gold"}
+    assert "between 1 and 500" in refused.content[0].text

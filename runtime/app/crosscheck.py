@@ -142,6 +142,8 @@ def _code_references(path: str, source: str, tools: set[str], declared: set[str]
         return []  # check_source reported it
     findings: list[Finding] = []
     for node in ast.walk(module):
+        if not isinstance(node, ast.expr):
+            continue
         called = _called_tool(node)
         if called is not None and called not in tools:
             message = f"tools.{called}: no tool of the app is called {called!r}"

@@ -16,6 +16,7 @@ from pathlib import Path
 from runtime.app import zipraw
 from runtime.app.archive import ArchiveLimits, extract, read_archive
 from runtime.app.loader import WORK_FOLDER, app_folder, app_from_files, read_files
+from runtime.errors import BadArchive
 
 ORIGINAL = "export.zip"
 
@@ -24,6 +25,8 @@ def unpack(archive_path: Path, folder: Path, limits: ArchiveLimits | None = None
     """Lay the export out in ``folder`` (absent or empty); ``BadArchive`` before anything is written."""
     data = archive_path.read_bytes()
     archive = read_archive(data, limits)
+    if any(name.split("/")[0] == WORK_FOLDER for name in archive.files):
+        raise BadArchive(f"the archive holds a {WORK_FOLDER}/ folder, which unpack keeps for itself")
     zipraw.parse(data)  # an archive pack could not rewrite is refused now, not after edits
     extract(archive, folder)
     work = folder / WORK_FOLDER

@@ -3,7 +3,8 @@
 Tools are registered under the names CES code calls them by (``tools.<function>``,
 ``tools.<toolset>_<operation>``); the callbacks are those of one agent (default: the root
 agent), disabled ones left out, in the order of its lists; a tool's fake only when fakes are
-asked for and its ``toolFakeConfig`` has ``enableFakeMode``. A problem names the app's file.
+asked for and its ``toolFakeConfig`` has ``enableFakeMode``; new sessions start from the declared
+variables' defaults. A problem names the app's file.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ def app_runtime(
     auth: dict[str, str] | None = None,
     walls: WallsMode = "all",
     pool_size: int = 1,
+    allow_weak_isolation: bool = False,
 ) -> Runtime:
     """A runtime with the app registered; the caller closes it."""
     chosen = app.agent(agent) if agent or app.root_agent else None
@@ -38,8 +40,10 @@ def app_runtime(
         pool_size=pool_size,
         enable_fakes=fakes,
         walls=walls,
+        allow_weak_isolation=allow_weak_isolation,
         app_name=app.name,
         agent_name=chosen.display_name if chosen else "agent",
+        initial_state=app.initial_state(),
     )
     try:
         register_app(rt, app, chosen.display_name if chosen else None, fakes=fakes, auth=auth)

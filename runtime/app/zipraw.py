@@ -151,10 +151,8 @@ def build(archive: RawArchive, contents: Mapping[str, bytes | None], added: list
     out = bytearray()
     centrals: dict[str, bytes] = {}
     kept = [entry for entry in archive.entries if entry.name in contents]
-    for entry in [*kept, *added]:
-        content = contents.get(entry.name)
-        if content is not None and entry not in added:
-            entry = _changed(entry, content)
+    changed = [_changed(entry, new) if (new := contents[entry.name]) is not None else entry for entry in kept]
+    for entry in [*changed, *added]:
         central = bytearray(entry.central)
         struct.pack_into("<I", central, 42, len(out))
         centrals[entry.name] = bytes(central)

@@ -166,10 +166,11 @@ def run_command(
     try:
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
-        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
-            rt.store.get_or_create_session(rt.app_name, rt.user_id, session, loaded.initial_state())
-            with Console(stderr=True).status(f"running {tool} ...", spinner="dots"):
-                result = rt.call(tool, call_args, context=call_context, session_id=session)
+        with (
+            _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
+            Console(stderr=True).status(f"running {tool} ...", spinner="dots"),
+        ):
+            result = rt.call(tool, call_args, context=call_context, session_id=session)
     except ToolpenError as error:
         result = ToolResult(success=False, error=error)
     if as_json:

@@ -1,9 +1,9 @@
-"""`toolpen mcp PATH...`: serve tools over MCP (stdio or streamable HTTP)."""
+"""`toolpen mcp [PATH...] [--app APP]`: serve tools, or an exported app's, over MCP (stdio or streamable HTTP)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -11,6 +11,10 @@ from runtime.cli.app import app, example, need_extra
 from runtime.cli.setup import WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
+from sandbox.wire import WallsMode
+
+if TYPE_CHECKING:
+    from runtime.runtime import Runtime
 
 Transport = Literal["stdio", "http"]
 
@@ -25,7 +29,18 @@ def tool_files(paths: list[Path]) -> list[Path]:
 
 @app.command("mcp", epilog=example("toolpen mcp samples/ --transport http --port 8000"))
 def mcp_command(
-    paths: Annotated[list[Path], typer.Argument(help="Tool source files, or directories of them.")],
+    paths: Annotated[
+        list[Path] | None, typer.Argument(help="Tool source files, or directories of them.")
+    ] = None,
+    app_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--app", help="An exported CES app (zip or folder): its tools, toolsets, callbacks, defaults."
+        ),
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="With --app: whose callbacks run (default: the root agent).")
+    ] = None,
     transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP: the address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP: the port to listen on.")] = 8000,
@@ -55,16 +70,11 @@ def mcp_command(
         )
         raise typer.Exit(2)
     from runtime.protocols.mcp import serve_http, serve_stdio
-    from runtime.runtime import Runtime
     from runtime.schema import derive_spec
 
-    try:
-        runtime = Runtime(store=store, walls=walls, allow_weak_isolation=allow_weak_isolation)
-    except ToolpenError as error:
-        typer.echo(f"error: {error.message}", err=True)
-        raise typer.Exit(2) from None
+    runtime = _runtime(app_path, agent, store, walls, allow_weak_isolation)
     with runtime:
-        for file in tool_files(paths):
+        for file in tool_files(paths or []):
             try:
                 source = file.read_text(encoding="utf-8")
                 name = derive_spec(source).name
@@ -85,3 +95,26 @@ def mcp_command(
             import asyncio
 
             asyncio.run(serve_stdio(runtime))
+
+
+def _runtime(
+    app_path: Path | None, agent: str | None, store: str, walls: WallsMode, allow_weak_isolation: bool
+) -> Runtime:
+    """A runtime holding the app (when given), or an empty one; exit 2 when it cannot be made."""
+    from runtime.app import app_runtime, load_app
+    from runtime.runtime import Runtime
+
+    try:
+        if app_path is None:
+            return Runtime(store=store, walls=walls, allow_weak_isolation=allow_weak_isolation)
+        return app_runtime(
+            load_app(app_path),
+            agent=agent,
+            store=store,
+            walls=walls,
+            pool_size=2,
+            allow_weak_isolation=allow_weak_isolation,
+        )
+    except ToolpenError as error:
+        typer.echo(f"error: {error.kind}: {error.message}", err=True)
+        raise typer.Exit(2) from None
