@@ -187,3 +187,10 @@ def test_unpack_refuses_a_folder_that_is_not_empty(tmp_path: Path) -> None:
     with pytest.raises(BadArchive, match="not an empty folder"):
         unpack(tmp_path / "a.zip", tmp_path / "out")
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["keep.txt"]
+
+
+def test_unpack_refuses_an_archive_holding_its_own_work_folder(tmp_path: Path) -> None:
+    (tmp_path / "in.zip").write_bytes(crafted([("A/app.json", APP_JSON), ("A/.toolpen/export.zip", b"x")]))
+    with pytest.raises(BadArchive, match="holds a .toolpen/ folder"):
+        unpack(tmp_path / "in.zip", tmp_path / "out")
+    assert not (tmp_path / "out").exists()
