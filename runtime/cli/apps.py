@@ -8,27 +8,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
-from runtime.app import App, app_runtime, check_app, load_app, pack, unpack
-from runtime.app.crosscheck import code_files
-from runtime.cli.app import app
-from runtime.cli.run import exit_code, print_result
-from runtime.cli.secrets import read_secret
+from runtime.cli.app import app, example
 from runtime.cli.setup import JsonOption, StoreOption, WallsOption, read_json_option
-from runtime.cli.turn import play_turn, read_turn, report_turn
-from runtime.egress import EgressPolicy
 from runtime.errors import InvalidArguments, InvalidSource, ToolpenError
-from runtime.openapi_toolset import OpenApiToolset
-from runtime.results import ToolResult
-from runtime.runtime import Runtime
-from runtime.schema import derive_spec
 from runtime.schema.formats import Format, lower
 from runtime.store import DEFAULT_STORE_URL
-from sandbox.wire import WallsMode
+
+if TYPE_CHECKING:
+    from runtime.app import App
+    from runtime.results import ToolResult
+    from runtime.runtime import Runtime
+    from sandbox.wire import WallsMode
 
 EXIT_UNUSABLE = 2
 
@@ -36,6 +30,7 @@ app_commands = typer.Typer(
     name="app",
     help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, unpack, pack.",
     no_args_is_help=True,
+    epilog=example("toolpen app check export.zip"),
 )
 app.add_typer(app_commands, name="app")
 
@@ -57,6 +52,8 @@ AuthOption = Annotated[
 
 def _load(path: Path) -> App:
     """The app, or exit 2 after saying what is wrong with it."""
+    from runtime.app import load_app
+
     try:
         return load_app(path)
     except ToolpenError as error:
@@ -65,6 +62,8 @@ def _load(path: Path) -> App:
 
 
 def _auth(items: list[str] | None) -> dict[str, str]:
+    from runtime.cli.secrets import read_secret
+
     secrets: dict[str, str] = {}
     for item in items or []:
         scheme, sep, given = item.partition("=")
@@ -83,6 +82,9 @@ def _runtime(
     auth: list[str] | None,
     walls: WallsMode,
 ) -> Runtime:
+    from runtime.app import app_runtime
+    from runtime.egress import EgressPolicy
+
     return app_runtime(
         loaded,
         agent=agent,
@@ -94,32 +96,37 @@ def _runtime(
     )
 
 
-@app_commands.command("check")
+@app_commands.command("check", epilog=example("toolpen app check samples/apps/Customer_Service"))
 def check_command(app_path: AppArgument, walls: WallsOption = "all") -> None:
     """Check every tool, callback and fake of the app, and the references between its resources.
 
     Exit 0 when there is no error, 1 when there are errors, 2 when the app cannot be read.
     """
+    from runtime.app import check_app
+    from runtime.app.crosscheck import code_files
+
     loaded = _load(app_path)
     findings = check_app(loaded, walls=walls)
     for finding in findings:
         typer.echo(finding.format())
     errors = sum(finding.diagnostic.level == "error" for finding in findings)
+    warnings = sum(finding.diagnostic.level == "warning" for finding in findings)
     files = len(dict(code_files(loaded)))
-    typer.echo(
-        f"{errors} error(s), {len(findings) - errors} warning(s) in {files} Python file(s) of {loaded.name}"
-    )
+    typer.echo(f"{errors} error(s), {warnings} warning(s) in {files} Python file(s) of {loaded.name}")
     if errors:
         raise typer.Exit(1)
 
 
-@app_commands.command("schema")
+@app_commands.command("schema", epilog=example("toolpen app schema export.zip --format gemini"))
 def schema_command(
     app_path: AppArgument,
     fmt: Annotated[Format, typer.Option("--format", help="The target API's tool format.")] = "openai",
     strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict mode (openai, responses).")] = False,
 ) -> None:
     """Print every tool definition of the app (Python tools, then each toolset's operations) as a JSON list."""
+    from runtime.openapi_toolset import OpenApiToolset
+    from runtime.schema import derive_spec
+
     loaded = _load(app_path)
     definitions = []
     try:
@@ -139,7 +146,12 @@ def schema_command(
     typer.echo(json.dumps(definitions, indent=2, ensure_ascii=False))
 
 
-@app_commands.command("run")
+@app_commands.command(
+    "run",
+    epilog=example(
+        'toolpen app run samples/apps/Customer_Service get_customer --args \'{"customer_id": "123"}\''
+    ),
+)
 def run_command(
     app_path: AppArgument,
     tool: Annotated[str, typer.Argument(help="The tool: a Python tool's name, or <toolset>_<operation>.")],
@@ -162,6 +174,11 @@ def run_command(
 
     Exit 0 when the tool succeeded, 1 when it failed, 2 when the app or the arguments are unusable.
     """
+    from rich.console import Console
+
+    from runtime.cli.run import exit_code, print_result
+    from runtime.results import ToolResult
+
     loaded = _load(app_path)
     try:
         call_args = read_json_option(args, "--args")
@@ -180,7 +197,10 @@ def run_command(
     raise typer.Exit(exit_code(result))
 
 
-@app_commands.command("turn")
+@app_commands.command(
+    "turn",
+    epilog=example("toolpen app turn work samples/turns/customer_service_turn.json --agent 'Loyalty Desk'"),
+)
 def turn_command(
     app_path: AppArgument,
     file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls.")],
@@ -200,6 +220,9 @@ def turn_command(
     A new session's state is the declared variables' defaults, then the script's ``context.state``.
     Exit 0 when every step succeeded, 1 when one failed, 2 when the app or the script is unusable.
     """
+    from runtime.cli.turn import play_turn, read_turn, report_turn
+    from runtime.results import ToolResult
+
     loaded = _load(app_path)
     steps: list[tuple[str, ToolResult]] = []
     state: dict[str, Any] = {}
@@ -216,12 +239,15 @@ def turn_command(
     raise typer.Exit(report_turn(steps, state, as_json))
 
 
-@app_commands.command("unpack")
+@app_commands.command("unpack", epilog=example("toolpen app unpack export.zip work"))
 def unpack_command(
     archive: Annotated[Path, typer.Argument(help="The zip the console exported.")],
     folder: Annotated[Path, typer.Argument(help="Where to lay it out (absent or empty).")],
 ) -> None:
     """Lay the export out as files to edit and test (each tool's and callback's code is a .py file)."""
+    from runtime.app import load_app, unpack
+    from runtime.app.crosscheck import code_files
+
     try:
         unpack(archive, folder)
         loaded = load_app(folder)
@@ -233,12 +259,14 @@ def unpack_command(
         typer.echo(f"  {folder / path}")
 
 
-@app_commands.command("pack")
+@app_commands.command("pack", epilog=example("toolpen app pack work -o import.zip"))
 def pack_command(
     folder: Annotated[Path, typer.Argument(help="The app's folder (unpacked, possibly edited).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="The zip to write.")],
 ) -> None:
     """Write the archive the console imports: edited files changed, everything else byte for byte as exported."""
+    from runtime.app import pack
+
     try:
         data = pack(folder)
     except (ToolpenError, OSError) as error:
