@@ -4,7 +4,8 @@ Also a host's agent callbacks (``run_agent_hooks``). The executor knows nothing 
 takes a context snapshot and returns an :class:`Outcome` (output and state delta, or a
 structured error); the unit of work (``runtime/unit_of_work.py``) decides what to commit. Nested ``tools.<name>(...)`` calls come back from the worker as RPCs and run here,
 inside the same :class:`Invocation` (one deadline, one budget, one delta), and go through the
-same tool callbacks.
+same tool callbacks. A session call's snapshot carries no events: the worker asks for them
+(``context.events``) on first use, and the invocation reads them from the store once.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,9 +40,19 @@ class Invocation:
     calls: int = 0
     stack: list[str] = field(default_factory=list)
     faked: bool = False
+    read_events: Callable[[], list[dict[str, Any]]] | None = None
+    """Reads the session's events (JSON) when a step's code first asks for them; None when
+    they travel in the snapshot (a call without a session)."""
+    _events: list[dict[str, Any]] | None = None
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
+
+    def events(self) -> list[dict[str, Any]]:
+        """The session's events, read once for all the steps of the call."""
+        if self._events is None:
+            self._events = self.read_events() if self.read_events is not None else []
+        return self._events
 
 
 @dataclass
@@ -245,6 +257,8 @@ class Executor:
             return self.broker.handle(params, budget=invocation.http_budget, deadline=invocation.deadline)
         if target == "tools" and method == "call":
             return self._nested_call(params, snapshot, invocation)
+        if target == "context" and method == "events":
+            return snapshot["events"] if "events" in snapshot else invocation.events()
         raise PolicyViolation(f"unknown host service {target}.{method}")
 
     def _nested_call(self, params: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation) -> Any:

@@ -103,7 +103,7 @@ class UnitOfWork:
                 self.store.lock_scopes(self.app_name, plan.user_id, plan.shared_scopes),
             ):
                 session = self.store.get_or_create_session(
-                    self.app_name, plan.user_id, plan.session_id, self._given_state(plan)
+                    self.app_name, plan.user_id, plan.session_id, self._given_state(plan), events=False
                 )
                 earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
                 if earlier is not None and earlier.finished:
@@ -118,12 +118,20 @@ class UnitOfWork:
             return ToolResult(False, error=error, call_id=plan.call_id, session_id=plan.session_id)
 
     def _invocation(self, plan: CallPlan) -> Invocation:
-        """The call's deadline and budgets, from now: waiting for the locks is not the call's time."""
+        """The call's deadline and budgets, from now: waiting for the locks is not the call's time.
+
+        A session call's events are read from the store only if its code asks for them (under
+        the session's lock, so they are the ones stored before the call).
+        """
+        session_id = plan.session_id
         return Invocation(
             deadline=time.monotonic() + plan.wall_time,
             max_depth=self.max_depth,
             max_calls=self.max_calls,
             http_budget=self.broker.new_budget(),
+            read_events=None
+            if session_id is None
+            else lambda: [event.to_dict() for event in self.store.get_events(session_id)],
         )
 
     def _given_state(self, plan: CallPlan) -> dict[str, Any]:
@@ -139,8 +147,7 @@ class UnitOfWork:
     def _run_and_commit(self, plan: CallPlan, session: Session, invocation: Invocation) -> ToolResult:
         given = plan.context.get("state") or {}
         temp = {key: value for key, value in given.items() if key.startswith("temp:")}
-        events = [event.to_dict() for event in session.events]
-        snapshot = self._snapshot(plan, {**session.state, **temp}, session.id, events)
+        snapshot = self._snapshot(plan, {**session.state, **temp}, session.id)
         outcome = plan.steps(snapshot, invocation)
         result = _result(outcome, session.state, plan.call_id, session.id)
         if not outcome.success:
@@ -182,7 +189,7 @@ class UnitOfWork:
                         f"the call wrote {names} keys its code does not name, and another call held "
                         "them; nothing was stored"
                     ) from None
-                latest = self.store.require_session(session.id).state
+                latest = self.store.require_session(session.id, events=False).state
                 if any(_part(latest, scope) != _part(session.state, scope) for scope in missed):
                     raise Conflict(
                         f"the call wrote {names} keys its code does not name, and another call changed "
@@ -209,19 +216,22 @@ class UnitOfWork:
         return []
 
     def _snapshot(
-        self, plan: CallPlan, state: dict[str, Any], session_id: str, events: list[Any]
+        self, plan: CallPlan, state: dict[str, Any], session_id: str, events: list[Any] | None = None
     ) -> dict[str, Any]:
-        """The context a call's code sees (read-only, apart from its state)."""
+        """The context a call's code sees (read-only, apart from its state). A session call's
+        has no ``events``: the worker asks the host for them on first use (``context.events``)."""
         context = plan.context
-        return {
+        snapshot = {
             "state": state,
-            "events": events,
             "user_content": context.get("user_content") or {"role": "user", "parts": []},
             "function_call_id": plan.call_id,
             "session_id": session_id,
             "invocation_id": context.get("invocation_id") or new_id("inv"),
             "agent_name": context.get("agent_name") or self.agent_name,
         }
+        if events is not None:
+            snapshot["events"] = events
+        return snapshot
 
 
 def _part(state: dict[str, Any], scope: Scope) -> dict[str, Any]:

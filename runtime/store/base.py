@@ -3,7 +3,7 @@
 A call goes through a store like this (the executor's side)::
 
     with store.lock(session_id):                       # serializes the session's calls
-        session = store.get_or_create_session(app, user, session_id)
+        session = store.get_or_create_session(app, user, session_id, events=False)  # state only
         earlier = store.begin_call(session_id, call_id, tool, args)
         if earlier is not None:                        # a retry: never run twice
             ...  # earlier.result if earlier.finished, else an unknown outcome
@@ -133,13 +133,16 @@ class Store(ABC):
         user_id: str,
         session_id: str | None = None,
         state: dict[str, Any] | None = None,
+        *,
+        events: bool = True,
     ) -> Session:
-        """The session ``session_id`` if it exists (it must belong to app/user), else a new one."""
-        session = self.get_session(session_id) if session_id is not None else None
+        """The session ``session_id`` if it exists (it must belong to app/user), else a new one;
+        ``events=False``: as ``get_session``'s."""
+        session = self.get_session(session_id, events=events) if session_id is not None else None
         if session is None:
             # None again: another thread or process created it meanwhile
             session = self._create(app_name, user_id, session_id, state) or self.require_session(
-                session_id or ""
+                session_id or "", events=events
             )
         if (session.app_name, session.user_id) != (app_name, user_id):
             raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
@@ -155,15 +158,30 @@ class Store(ABC):
         owner = (_require_name(app_name, "app_name"), _require_name(user_id, "user_id"))
         if not self._insert_session(session_id, *owner, delta, time.time()):
             return None
-        return self.require_session(session_id)
+        return self.require_session(session_id, events=False)  # a new session has none
 
-    @abstractmethod
-    def get_session(self, session_id: str) -> Session | None:
-        """The session with its merged state (app + user + session keys) and events, or None."""
+    event_reads = 0
+    """How many times this store read a session's events (a session call that never looks at
+    them reads none, whatever the session's length)."""
 
-    def require_session(self, session_id: str) -> Session:
+    def get_session(self, session_id: str, *, events: bool = True) -> Session | None:
+        """The session with its merged state (app + user + session keys) and events, or None.
+
+        ``events=False`` leaves the events unread (an empty list): what a call needs, in a time
+        that does not grow with the session's length.
+        """
+        if events:
+            self.event_reads += 1
+        return self._get_session(session_id, events)
+
+    def get_events(self, session_id: str) -> list[Event]:
+        """The session's events, oldest first (none for an unknown session)."""
+        self.event_reads += 1
+        return self._get_events(session_id)
+
+    def require_session(self, session_id: str, *, events: bool = True) -> Session:
         """The session, or ``NotFound``."""
-        session = self.get_session(session_id)
+        session = self.get_session(session_id, events=events)
         if session is None:
             raise NotFound(f"session {session_id!r} not found")
         return session
@@ -263,6 +281,14 @@ class Store(ABC):
         self.close()
 
     # -- primitives a store implements (inputs already validated) -------------------------
+
+    @abstractmethod
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
+        """The session, with its events only if ``events``; None if there is none."""
+
+    @abstractmethod
+    def _get_events(self, session_id: str) -> list[Event]:
+        """The session's events in order."""
 
     @abstractmethod
     def _insert_session(

@@ -46,7 +46,7 @@ class MemoryStore(Store):
         self._events: dict[str, list[dict[str, Any]]] = {}
         self._calls: dict[tuple[str, str], CallRecord] = {}
 
-    def get_session(self, session_id: str) -> Session | None:
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
         with self._data_lock:
             meta = self._sessions.get(session_id)
             if meta is None:
@@ -54,12 +54,15 @@ class MemoryStore(Store):
             state: dict[str, Any] = {}
             for owner in state_owners(meta["app_name"], meta["user_id"], session_id):
                 state.update(self._states.get(owner, {}))
-            return Session(
-                id=session_id,
-                state=_copy(state),
-                events=[Event.model_validate(e) for e in _copy(self._events[session_id])],
-                **meta,
-            )
+            state = _copy(state)
+            stored = _copy(self._events[session_id]) if events else []
+            meta = dict(meta)
+        return Session(id=session_id, state=state, events=[Event.model_validate(e) for e in stored], **meta)
+
+    def _get_events(self, session_id: str) -> list[Event]:
+        with self._data_lock:
+            stored = _copy(self._events.get(session_id, []))
+        return [Event.model_validate(e) for e in stored]
 
     def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
         with self._data_lock:

@@ -87,10 +87,13 @@ _GET_SESSION = """
 SELECT s.app_name, s.user_id, s.last_update_time,
     ARRAY(SELECT st.state FROM toolpen_states st
           WHERE st.app_name = s.app_name AND st.user_id IN ('', s.user_id) AND st.session_id IN ('', s.id)
-          ORDER BY st.user_id, st.session_id) AS states,
-    ARRAY(SELECT e.data FROM toolpen_events e WHERE e.session_id = s.id ORDER BY e.seq) AS events
+          ORDER BY st.user_id, st.session_id) AS states{events}
 FROM toolpen_sessions s WHERE s.id = %s
 """
+_EVENTS_COLUMN = """,
+    ARRAY(SELECT e.data FROM toolpen_events e WHERE e.session_id = s.id ORDER BY e.seq) AS events"""
+_GET_SESSION_WITH_EVENTS = _GET_SESSION.format(events=_EVENTS_COLUMN)
+_GET_SESSION_ALONE = _GET_SESSION.format(events="")
 
 _MERGE_STATE = """
 INSERT INTO toolpen_states AS old (app_name, user_id, session_id, state)
@@ -225,10 +228,16 @@ class PostgresStore(SqlStore):
     def _json(self, value: Any) -> Any:
         return value  # psycopg decodes json and jsonb
 
-    def get_session(self, session_id: str) -> Session | None:
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
         with self._reading() as conn:
-            row = conn.execute(_GET_SESSION, (session_id,)).fetchone()
-        return None if row is None else self._session(session_id, row, row["states"], row["events"])
+            row = conn.execute(
+                _GET_SESSION_WITH_EVENTS if events else _GET_SESSION_ALONE, (session_id,)
+            ).fetchone()
+        return (
+            None
+            if row is None
+            else self._session(session_id, row, row["states"], row["events"] if events else [])
+        )
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         return self._advisory(session_id, _SESSION_LOCKS, session_label(session_id), timeout)

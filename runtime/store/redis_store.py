@@ -135,7 +135,7 @@ class RedisStore(Store):
 
     # -- sessions -------------------------------------------------------------------------
 
-    def get_session(self, session_id: str) -> Session | None:
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
         meta_key = self._key("session", session_id)
         with self._errors():
             found = self._read_owner(self._client, session_id)
@@ -146,19 +146,26 @@ class RedisStore(Store):
                 pipe.hgetall(meta_key)
                 for owner in state_owners(app_name, user_id, session_id):
                     pipe.hgetall(self._state_key(owner))
-                pipe.lrange(self._key("events", session_id), 0, -1)
-                meta, *scopes, events = pipe.execute()
+                if events:
+                    pipe.lrange(self._key("events", session_id), 0, -1)
+                meta, *scopes = pipe.execute()
+        stored = scopes.pop() if events else []
         if (meta.get("app_name"), meta.get("user_id")) != (app_name, user_id):
-            return self.get_session(session_id)  # deleted, or deleted and created again, meanwhile
+            return self._get_session(session_id, events)  # deleted, or deleted and created again, meanwhile
         state = {key: json.loads(value) for scope in scopes for key, value in scope.items()}
         return Session(
             id=session_id,
             app_name=app_name,
             user_id=user_id,
             state=state,
-            events=[Event.model_validate_json(event) for event in events],
+            events=[Event.model_validate_json(event) for event in stored],
             last_update_time=float(meta["last_update_time"]),
         )
+
+    def _get_events(self, session_id: str) -> list[Event]:
+        with self._errors():
+            stored = cast(list[str], self._client.lrange(self._key("events", session_id), 0, -1))
+        return [Event.model_validate_json(event) for event in stored]
 
     def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
         fields = ("app_name", "user_id", "last_update_time")

@@ -81,6 +81,8 @@ INSERT INTO toolpen_calls ({CALL_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, ?, NULL)
 ON CONFLICT (session_id, call_id) DO NOTHING
 """
 
+GET_EVENTS = "SELECT data FROM toolpen_events WHERE session_id = ? ORDER BY seq"
+
 _GET_CALL = f"SELECT {CALL_COLUMNS} FROM toolpen_calls WHERE session_id = ? AND call_id = ?"
 
 _FINISH_CALL = """
@@ -157,7 +159,8 @@ class SqlStore(Store):
     def _session(
         self, session_id: str, meta: Mapping[str, Any], states: Iterable[Any], events: Iterable[Any]
     ) -> Session:
-        """A session from its row, its scope rows (app, user, session) and its events in order."""
+        """A session from its row, its scope rows (app, user, session) and its events in order
+        (none when they were not read)."""
         state: dict[str, Any] = {}
         for part in states:
             state.update(self._json(part))
@@ -167,8 +170,17 @@ class SqlStore(Store):
             user_id=meta["user_id"],
             last_update_time=meta["last_update_time"],
             state=state,
-            events=[Event.model_validate(self._json(event)) for event in events],
+            events=self._events(events),
         )
+
+    def _events(self, rows: Iterable[Any]) -> list[Event]:
+        """Events from their JSON column values, in order."""
+        return [Event.model_validate(self._json(event)) for event in rows]
+
+    def _get_events(self, session_id: str) -> list[Event]:
+        with self._reading() as conn:
+            rows = self._run(conn, GET_EVENTS, (session_id,)).fetchall()
+        return self._events([row["data"] for row in rows])
 
     def _record(self, row: Mapping[str, Any]) -> CallRecord:
         result = row["result"]

@@ -43,7 +43,7 @@ from runtime.store.base import (
     session_label,
 )
 from runtime.store.migrations import SchemaVersion, check_version, steps_between
-from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
+from runtime.store.sql import GET_EVENTS, INDEXES, TABLES, Connection, SqlStore, dumps
 
 SCHEMA_VERSION = 2
 
@@ -178,7 +178,7 @@ class SqliteStore(SqlStore):
     def _json(self, value: Any) -> Any:
         return json.loads(value)
 
-    def get_session(self, session_id: str) -> Session | None:
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
         with self._reading() as conn:
             meta = conn.execute(
                 "SELECT app_name, user_id, last_update_time FROM toolpen_sessions WHERE id = ?", (session_id,)
@@ -190,11 +190,9 @@ class SqliteStore(SqlStore):
                 " AND session_id IN ('', ?) ORDER BY user_id, session_id",
                 (meta["app_name"], meta["user_id"], session_id),
             ).fetchall()
-            events = conn.execute(
-                "SELECT data FROM toolpen_events WHERE session_id = ? ORDER BY seq", (session_id,)
-            ).fetchall()
+            rows = self._run(conn, GET_EVENTS, (session_id,)).fetchall() if events else []
         return self._session(
-            session_id, meta, [row["state"] for row in states], [row["data"] for row in events]
+            session_id, meta, [row["state"] for row in states], [row["data"] for row in rows]
         )
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:

@@ -64,22 +64,27 @@ class CallbackContext(Context):
     ``variables`` is the same mapping as ``state``. Writes go to the session like a tool's.
     """
 
-    __slots__ = ("variables", "_ces_events")
+    __slots__ = ("variables", "_ces_events", "_host")
     variables: Any
 
-    def __init__(self, snapshot: dict[str, Any]) -> None:
+    def __init__(self, snapshot: dict[str, Any], rpc: Rpc | None = None) -> None:
         super().__init__(snapshot)
         set_slot = object.__setattr__
         set_slot(self, "variables", self.state)
         set_slot(self, "user_content", _as_model(Content, snapshot.get("user_content")))
         set_slot(self, "_ces_events", None)
+        # a session call's snapshot has no events: they are asked from the host on first use
+        set_slot(self, "_host", None if "events" in snapshot else rpc)
 
     @property  # type: ignore[override]
     def events(self) -> list[Any]:
-        """The session's events as ``Event`` objects, read from the snapshot on first use."""
+        """The session's events as ``Event`` objects, read on first use (from the snapshot, or
+        from the host when the snapshot has none)."""
         events = object.__getattribute__(self, "_ces_events")
         if events is None:
-            events = [_ces_event(event) for event in _SNAPSHOT_EVENTS.__get__(self) or ()]
+            host = object.__getattribute__(self, "_host")
+            raw = host("context", "events", {}) if host is not None else _SNAPSHOT_EVENTS.__get__(self)
+            events = [_ces_event(event) for event in raw or ()]
             object.__setattr__(self, "_ces_events", events)
         return events
 

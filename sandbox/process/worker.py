@@ -81,9 +81,10 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
     output = OutputCapture(limits.output)
     try:
         apply_call_limits(limits, base_vm, reuse=reuse)
-        context = ToolContext(job.get("context") or {})
+        bounded = _bounded_rpc(rpc, limits)
+        context = ToolContext(job.get("context") or {}, bounded)
         written_back: dict[str, Any] = {}
-        result = _call_entry(job, context, _bounded_rpc(rpc, limits), output, written_back)
+        result = _call_entry(job, context, bounded, output, written_back)
         output_text = _result_text(result, limits.result_size)
         done = {
             "op": "done",
