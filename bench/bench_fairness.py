@@ -97,7 +97,7 @@ def keep_hot(url: str, key: str, in_flight: int, work: float, stop: threading.Ev
 
 
 def summary(latencies: list[float]) -> str:
-    cuts = statistics.quantiles(latencies, n=100)
+    cuts = statistics.quantiles(latencies, n=100, method="inclusive")
     return f"{cuts[49] * 1000:>8.1f} {cuts[98] * 1000:>8.1f} {max(latencies) * 1000:>8.1f}"
 
 
