@@ -66,6 +66,7 @@ def test_ready_when_the_store_and_the_pools_are(url: str) -> None:
     assert response.status_code == 200, response.text
     assert response.json() == {"status": "ready", "checks": {"pools": "ok", "store": "ok"}}
     assert requests.get(f"{url}/healthz", timeout=5).json() == {"status": "ok"}
+    assert "/readyz" in requests.get(f"{url}/openapi.json", timeout=5).json()["paths"]
 
 
 @pytest.mark.skipif(not POSTGRES_URLS, reason="no PostgreSQL URL in TOOLPEN_TEST_STORE_URLS")

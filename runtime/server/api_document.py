@@ -141,6 +141,13 @@ def openapi_document() -> dict[str, Any]:
             "/healthz": {
                 "get": {**open_ops, "summary": "Liveness", "responses": {"200": {"description": "OK"}}}
             },
+            "/readyz": {
+                "get": {
+                    **open_ops,
+                    "summary": "Readiness: the store answers and every worker pool can fork",
+                    "responses": {"200": {"description": "Ready"}, "503": {"description": "Not ready"}},
+                }
+            },
             "/metrics": {
                 "get": {
                     **open_ops,
