@@ -6,16 +6,21 @@ from typing import Annotated
 
 import typer
 
-from runtime.cli.app import app
+from runtime.cli.app import app, example
 from runtime.cli.secrets import read_secret
 from runtime.errors import ToolpenError
 from runtime.store import display_url, open_store
 
-store_app = typer.Typer(name="store", help="Manage a session store's schema.", no_args_is_help=True)
+store_app = typer.Typer(
+    name="store",
+    help="Manage a session store's schema.",
+    no_args_is_help=True,
+    epilog=example("toolpen store migrate sqlite:///.toolpen/sessions.db"),
+)
 app.add_typer(store_app, name="store")
 
 
-@store_app.command("migrate")
+@store_app.command("migrate", epilog=example("toolpen store migrate env:TOOLPEN_STORE_URL"))
 def migrate_command(
     url: Annotated[str, typer.Argument(help="Store URL, or env:VAR / @FILE holding it (a password).")],
 ) -> None:
