@@ -27,6 +27,22 @@ from pydantic.alias_generators import to_camel
 from sandbox.language.guards import is_allowed_attribute
 
 
+def declared_field(cls: type[BaseModel], key: object) -> str | None:
+    """The field of ``cls`` that ``key`` names (by name or alias), held to the attribute rule.
+
+    A module function, not a method: a tool's subclass cannot override it, so ``part[key]``
+    reads only declared public fields, never an arbitrary attribute such as ``__dict__``.
+    """
+    if type(key) is not str or not is_allowed_attribute(key):
+        return None
+    fields = cls.__pydantic_fields__  # set by pydantic; a tool class body cannot name it
+    if key in fields:
+        return key
+    return next(
+        (name for name, info in fields.items() if info.alias == key and is_allowed_attribute(name)), None
+    )
+
+
 class CesModel(BaseModel):
     """Base of the CES classes: keyword construction, camelCase aliases, dict-style reads."""
 
@@ -34,16 +50,8 @@ class CesModel(BaseModel):
         extra="allow", populate_by_name=True, alias_generator=to_camel, arbitrary_types_allowed=True
     )
 
-    @classmethod
-    def _field_for(cls, key: object) -> str | None:
-        if not isinstance(key, str):
-            return None
-        if key in cls.model_fields:
-            return key
-        return next((name for name, info in cls.model_fields.items() if info.alias == key), None)
-
     def __getitem__(self, key: str) -> Any:
-        name = self._field_for(key)
+        name = declared_field(type(self), key)
         if name is not None:
             value = getattr(self, name)
             if value is None:
@@ -56,7 +64,7 @@ class CesModel(BaseModel):
 
     def __setitem__(self, key: str, value: Any) -> None:
         # the key becomes an attribute name: held to the attribute rule (``part["__class__"] = ...``)
-        name = self._field_for(key) or key
+        name = declared_field(type(self), key) or key
         if not is_allowed_attribute(name):
             raise KeyError(f"key {key!r} is not allowed")
         setattr(self, name, value)

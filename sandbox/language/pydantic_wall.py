@@ -84,6 +84,9 @@ def check_core_schema(schema: Any) -> None:
             if kind in _FIELD_HOLDERS and issubclass(type(fields), dict):
                 for name in list(dict.__iter__(fields)):
                     _check_field_name(name)
+            if kind == "dataclass" and issubclass(type(fields), list):  # the serializer reads each by getattr
+                for name in list(list.__iter__(fields)):
+                    _check_field_name(name)
             if kind == "dataclass-field":
                 _check_field_name(dict.get(node, "name"))
             if kind == "computed-field":
