@@ -10,7 +10,9 @@ same tool callbacks. A session call's snapshot carries no events: the worker ask
 
 from __future__ import annotations
 
+import contextvars
 import json
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -38,21 +40,36 @@ class Invocation:
     max_calls: int
     http_budget: RequestBudget
     calls: int = 0
-    stack: list[str] = field(default_factory=list)
     faked: bool = False
     read_events: Callable[[], list[dict[str, Any]]] | None = None
     """Reads the session's events (JSON) when a step's code first asks for them; None when
     they travel in the snapshot (a call without a session)."""
     _events: list[dict[str, Any]] | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    """Nested calls started through ``async_tools`` run in threads of their own."""
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
+    def count_call(self) -> None:
+        """One more nested call; ``BudgetExceeded`` past ``max_calls``."""
+        with self._lock:
+            self.calls += 1
+            if self.calls > self.max_calls:
+                raise BudgetExceeded(f"more than {self.max_calls} tool calls in one call")
+
     def events(self) -> list[dict[str, Any]]:
         """The session's events, read once for all the steps of the call."""
-        if self._events is None:
-            self._events = self.read_events() if self.read_events is not None else []
-        return self._events
+        with self._lock:
+            if self._events is None:
+                self._events = self.read_events() if self.read_events is not None else []
+            return self._events
+
+
+_CALL_PATH: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("toolpen_call_path", default=())
+"""The tools a nested call was reached through (outermost first). A context variable, not a
+field of the invocation: calls started through ``async_tools`` run side by side, each on its
+own path (the pool answers them in threads that copy the caller's context)."""
 
 
 @dataclass
@@ -115,14 +132,14 @@ class Executor:
         self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
     ) -> Outcome:
         """Run ``tool`` once with its callbacks; never raises for faults of the tool or its services."""
-        invocation.stack.append(tool.name)
+        entered = _CALL_PATH.set((*_CALL_PATH.get(), tool.name))
         trail = Trail(snapshot)
         try:
             return self._run_with_hooks(tool, args, trail, invocation)
         except ToolpenError as error:
             return trail.failure(error)
         finally:
-            invocation.stack.pop()
+            _CALL_PATH.reset(entered)
 
     def run_agent_hooks(
         self,
@@ -263,13 +280,12 @@ class Executor:
 
     def _nested_call(self, params: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation) -> Any:
         name = str(params.get("name", ""))
-        if name in invocation.stack:
-            raise BudgetExceeded(f"tool call cycle: {' -> '.join([*invocation.stack, name])}")
-        if len(invocation.stack) > invocation.max_depth:
+        path = _CALL_PATH.get()
+        if name in path:
+            raise BudgetExceeded(f"tool call cycle: {' -> '.join([*path, name])}")
+        if len(path) > invocation.max_depth:
             raise BudgetExceeded(f"nested tool calls deeper than {invocation.max_depth}")
-        invocation.calls += 1
-        if invocation.calls > invocation.max_calls:
-            raise BudgetExceeded(f"more than {invocation.max_calls} tool calls in one call")
+        invocation.count_call()
         tool = self.registry.get(name)
         args = tool.arguments(params.get("args") or {})
         nested = dict(snapshot, state=params.get("state", snapshot.get("state", {})))

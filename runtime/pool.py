@@ -11,6 +11,7 @@ died, overran or sent something malformed.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import os
 import queue
@@ -48,6 +49,7 @@ from runtime.jail import (
 from runtime.session import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import (
+    MAX_CONCURRENT_RPCS,
     WRITABLE_HOOK_VALUES,
     ProtocolError,
     Rpc,
@@ -68,6 +70,7 @@ TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting
 REMEMBERED_EXITS = 4096
 LOG_NOTE_ROOM = 100  # the worker's "... [output truncated at N bytes]" note after the captured output
 HAND_ATTEMPTS = 3  # workers tried beyond the pool's size before a call gives up
+RPC_JOIN_GRACE = 5.0  # seconds past the deadline a call waits for the answers of calls its worker started
 
 
 @dataclass(frozen=True)
@@ -494,6 +497,7 @@ class WorkerPool:
         max_frame = limits.result_size + limits.state_size + limits.output + FRAME_MARGIN
         last_id = 0
         heard = False
+        answers = _Answers(worker.sock, rpc)
         try:
             worker.sock.settimeout(limits.wall_time)  # a worker that stops reading blocks no send past it
             send_frame(worker.sock, message)
@@ -505,6 +509,8 @@ class WorkerPool:
                     return WorkerReply(error=self._why_it_ended(worker, limits)), False
                 heard = True
                 if reply.get("op") == "done":
+                    if not answers.all_sent():
+                        raise ProtocolError("done before the answers to the calls it started")
                     done = WorkerReply.decode(reply)
                     if len(done.logs) > limits.output + LOG_NOTE_ROOM:
                         raise ProtocolError("logs over the call's output limit")
@@ -514,7 +520,7 @@ class WorkerPool:
                 if reply.get("op") != "rpc":
                     raise ProtocolError(f"unexpected message {repr(reply.get('op'))[:40]}")
                 last_id = _checked_rpc(reply, last_id)
-                _answer(worker.sock, reply, rpc)
+                answers.answer(reply, deadline)
         except TimeoutError:
             worker.kill()
             timeout = Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")
@@ -529,6 +535,8 @@ class WorkerPool:
             worker.kill()
             log.warning("toolpen worker %d broke off the call: %s", worker.pid, exc)
             return WorkerReply(error=WorkerCrashed("the worker broke off the call")), False
+        finally:
+            answers.finish(deadline)  # no call the worker started outlives its own call
 
     def _why_it_ended(self, worker: _Worker, limits: Limits) -> ToolpenError:
         code = self._exit_code(worker.pid)
@@ -567,24 +575,75 @@ def _has_more(sock: socket.socket) -> bool:
         return False
 
 
-def _answer(sock: socket.socket, message: dict[str, Any], rpc: Rpc) -> None:
-    """Run one RPC (already checked by ``_checked_rpc``) in the host and send its result or a structured error."""
-    request_id, target, method = message["id"], message["target"], message["method"]
-    try:
-        result = rpc(target, method, message["params"])
-    except ToolpenError as exc:
-        error = exc.to_dict()
-    except Exception:
-        log.exception("toolpen rpc %r.%r failed", target, method)
-        error = {"kind": "internal", "message": "the host failed to answer this call"}
-    else:
-        try:
-            send_frame(sock, {"op": "rpc_result", "id": request_id, "result": result})
+class _Answers:
+    """The host's side of one call's RPCs: answered in the conversing thread, or, for an rpc the
+    worker marked ``concurrent`` (``async_tools``), in a thread of its own (in the caller's
+    context, at most ``MAX_CONCURRENT_RPCS`` at once), so that the worker's started calls overlap.
+    Answers share the socket under a lock."""
+
+    def __init__(self, sock: socket.socket, rpc: Rpc) -> None:
+        self._sock = sock
+        self._rpc = rpc
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._started: set[int] = set()
+        self._sent: set[int] = set()
+
+    def answer(self, message: dict[str, Any], deadline: float) -> None:
+        """Answer one rpc (checked by ``_checked_rpc``); raises ``TimeoutError`` waiting for a slot past ``deadline``."""
+        if message.get("concurrent") is not True:
+            self._answer(message)
             return
-        except (TypeError, ValueError):
-            log.exception("toolpen rpc %r.%r answered with something that is not JSON", target, method)
-            error = {"kind": "internal", "message": "the host's answer is not JSON"}
-    send_frame(sock, {"op": "rpc_error", "id": request_id, "error": error})
+        self._threads = [thread for thread in self._threads if thread.is_alive()]
+        while len(self._threads) >= MAX_CONCURRENT_RPCS:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("deadline passed waiting to answer a call")
+            self._threads[0].join(remaining)
+            self._threads = [thread for thread in self._threads if thread.is_alive()]
+        self._started.add(message["id"])
+        run = contextvars.copy_context().run
+        thread = threading.Thread(target=run, args=(self._answer, message), name="toolpen-rpc", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def all_sent(self) -> bool:
+        """Every concurrent rpc has its answer on the socket (a worker says ``done`` only after reading them)."""
+        with self._lock:
+            return self._started <= self._sent
+
+    def finish(self, deadline: float) -> None:
+        """Wait for the threads still answering (their calls run under the same deadline)."""
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()) + RPC_JOIN_GRACE)
+
+    def _answer(self, message: dict[str, Any]) -> None:
+        """Run one RPC in the host and send its result or a structured error."""
+        request_id, target, method = message["id"], message["target"], message["method"]
+        try:
+            result = self._rpc(target, method, message["params"])
+        except ToolpenError as exc:
+            error = exc.to_dict()
+        except Exception:
+            log.exception("toolpen rpc %r.%r failed", target, method)
+            error = {"kind": "internal", "message": "the host failed to answer this call"}
+        else:
+            try:
+                self._send({"op": "rpc_result", "id": request_id, "result": result})
+                return
+            except (TypeError, ValueError):
+                log.exception("toolpen rpc %r.%r answered with something that is not JSON", target, method)
+                error = {"kind": "internal", "message": "the host's answer is not JSON"}
+        self._send({"op": "rpc_error", "id": request_id, "error": error})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            if message["id"] not in self._started:
+                send_frame(self._sock, message)
+                return
+            with contextlib.suppress(OSError):  # a worker killed meanwhile: its call has ended
+                send_frame(self._sock, message)
+            self._sent.add(message["id"])
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:

@@ -22,6 +22,13 @@ MAX_FRAME = 64 * 1024 * 1024
 Rpc = Callable[[str, str, dict[str, Any]], Any]
 """``rpc(target, method, params) -> result``: a call from a worker to a host service (``tools``, ``http``)."""
 
+StartRpc = Callable[[str, str, dict[str, Any]], Callable[[], Any]]
+"""``start(target, method, params) -> wait``: a call the host answers concurrently (its ``rpc`` frame
+says ``"concurrent": true``) while the worker carries on; ``wait()`` gives its result or raises."""
+
+MAX_CONCURRENT_RPCS = 8
+"""Calls of one worker the host answers at the same time; a worker that starts more waits for a slot."""
+
 WallsMode = Literal["all", "process"]
 """Which walls a call runs behind: ``"all"`` (the language wall inside the process wall, the default)
 or ``"process"`` (plain CPython, the process wall alone). A job carries it as ``"walls"``."""

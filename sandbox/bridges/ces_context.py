@@ -1,6 +1,6 @@
 """The globals of the CES Python runtime, as tool and callback code sees them inside a worker.
 
-``ces_globals(context, rpc)`` is the whole injected namespace: ``context`` (a :class:`ToolContext`),
+``ces_globals(context, rpc, start)`` is the whole injected namespace: ``context`` (a :class:`ToolContext`),
 ``tools`` and ``async_tools``, ``ces_requests``, the module-level ``get_variable`` /
 ``set_variable`` / ``remove_variable``, and the classes of ``sandbox.bridges.ces_types``.
 ``HookCall`` turns the host's JSON into the objects a callback or fake receives, and reports
@@ -12,6 +12,7 @@ reaches tool code, and what goes back to the host is JSON.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +31,7 @@ from sandbox.bridges.ces_types import (
 )
 from sandbox.bridges.proxies import Context, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
-from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc
+from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 
 
 def _as_model(model: type[CesModel], value: Any) -> Any:
@@ -200,22 +201,31 @@ class CesTools(Tools):
 
 
 class ToolFuture:
-    """A call started through ``async_tools``: call it (or ``.result()``) for the result."""
+    """A call started through ``async_tools``: the host runs it while the tool carries on.
 
-    __slots__ = ("_output", "_error")
+    Calling it (or ``.result()``) waits for its result, which is the same response as ``tools``
+    gives, or raises its failure (a ``StatusError``); its state changes join the caller's state
+    then. ``done()`` says whether the result was collected.
+    """
 
-    def __init__(self, run: Callable[[], Any]) -> None:
+    __slots__ = ("_wait", "_collected", "_output", "_error")
+
+    def __init__(self, wait: Callable[[], Any]) -> None:
+        self._wait: Callable[[], Any] | None = wait
+        self._collected = False
         self._output: Any = None
         self._error: Exception | None = None
-        try:
-            self._output = run()
-        except Exception as error:  # delivered when the result is asked for, as CES does
-            self._error = error
 
     def done(self) -> bool:
-        return True
+        return self._collected
 
     def result(self) -> Any:
+        if not self._collected:
+            wait, self._wait, self._collected = self._wait, None, True
+            try:
+                self._output = wait() if wait is not None else None
+            except Exception as error:  # delivered when the result is asked for, as CES does
+                self._error = error
         if self._error is not None:
             raise self._error
         return self._output
@@ -226,22 +236,31 @@ class ToolFuture:
 class AsyncTools:
     """The ``async_tools`` global: ``f = async_tools.<name>({...})`` starts a call, ``f()`` gives its result.
 
-    A worker makes one host call at a time, so the call runs when it is started; its failure is
-    raised when the result is asked for.
+    The call starts at once and the host runs it concurrently with the tool and with other
+    started calls (each in a worker of its own). A started call whose result is never asked for
+    is still waited for before the tool's own call ends, and its state changes are kept.
     """
 
-    __slots__ = ("_tools",)
+    __slots__ = ("_tools", "_start", "_futures")
+    _tools: CesTools
+    _start: StartRpc
+    _futures: list[ToolFuture]
 
-    def __init__(self, tools: CesTools) -> None:
+    def __init__(self, tools: CesTools, start: StartRpc) -> None:
         object.__setattr__(self, "_tools", tools)
+        object.__setattr__(self, "_start", start)
+        object.__setattr__(self, "_futures", [])
 
     def __getattr__(self, name: str) -> Callable[..., ToolFuture]:
         if name.startswith("_"):
             raise AttributeError(name)
-        call = getattr(self._tools, name)
+        tools, begin, futures = self._tools, self._start, self._futures
 
         def start(arguments: dict[str, Any] | None = None, /, **keywords: Any) -> ToolFuture:
-            return ToolFuture(lambda: call(arguments, **keywords))
+            answer = begin("tools", "call", tools._params(name, {**(arguments or {}), **keywords}))
+            future = ToolFuture(lambda: tool_response(tools._taken(answer)))
+            futures.append(future)
+            return future
 
         start.__name__ = name
         return start
@@ -250,8 +269,36 @@ class AsyncTools:
         raise AttributeError("async_tools is read-only")
 
 
-def ces_globals(context: ToolContext, rpc: Rpc) -> dict[str, Any]:
-    """Every name the CES runtime defines for tool and callback code, bound to this call."""
+def settle(async_tools: AsyncTools) -> None:
+    """Collect every started call whose result the code never asked for (failures are dropped)."""
+    for future in object.__getattribute__(async_tools, "_futures"):
+        with contextlib.suppress(Exception):
+            future.result()
+
+
+def run_at_start(rpc: Rpc) -> StartRpc:
+    """``start`` where no host answers concurrently (the rehearsal): the call runs when started,
+    and its failure is raised when its result is asked for."""
+
+    def start(target: str, method: str, params: dict[str, Any]) -> Callable[[], Any]:
+        try:
+            result = rpc(target, method, params)
+        except Exception as error:
+            failure = error
+
+            def fail() -> Any:
+                raise failure
+
+            return fail
+        return lambda: result
+
+    return start
+
+
+def ces_globals(context: ToolContext, rpc: Rpc, start: StartRpc | None = None) -> dict[str, Any]:
+    """Every name the CES runtime defines for tool and callback code, bound to this call.
+
+    ``start`` sends the calls ``async_tools`` makes (default: each runs when started)."""
     tools = CesTools(rpc, context.state)
     return {
         **CES_CLASSES,
@@ -260,7 +307,7 @@ def ces_globals(context: ToolContext, rpc: Rpc) -> dict[str, Any]:
         "AsyncTools": AsyncTools,
         "context": context,
         "tools": tools,
-        "async_tools": AsyncTools(tools),
+        "async_tools": AsyncTools(tools, start or run_at_start(rpc)),
         "ces_requests": make_ces_requests(rpc),
         "get_variable": context.get_variable,
         "set_variable": context.set_variable,

@@ -20,24 +20,60 @@ from sandbox.wire import Rpc, recv_frame, send_frame
 
 
 class RpcClient:
-    """``rpc(target, method, params) -> result`` over the worker's socket to the parent."""
+    """``rpc(target, method, params) -> result`` over the worker's socket to the parent.
+
+    ``start`` sends a call without waiting for its answer (``async_tools``): the host answers
+    such calls concurrently, so answers may come in any order; ``wait`` reads until its own has
+    come, keeping the others for their own ``wait``. ``drain`` waits for every call still
+    unanswered, so that nothing of a call reaches the socket after its ``done``.
+    """
 
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
         self._next_id = 0
+        self._unanswered: set[int] = set()
+        self._answers: dict[int, dict[str, Any]] = {}
 
     def __call__(self, target: str, method: str, params: dict[str, Any]) -> Any:
-        self._next_id += 1
-        request_id = self._next_id
-        send_frame(
-            self._sock, {"op": "rpc", "id": request_id, "target": target, "method": method, "params": params}
-        )
-        reply = recv_frame(self._sock)
-        if reply is None or reply.get("id") != request_id:
-            raise WorkerCrashed("the host did not answer a call from the tool")
+        return self.wait(self._send(target, method, params, concurrent=False))
+
+    def start(self, target: str, method: str, params: dict[str, Any]) -> Callable[[], Any]:
+        """Send a call the host answers while this worker carries on; the returned ``wait()`` gives its result."""
+        request_id = self._send(target, method, params, concurrent=True)
+        return lambda: self.wait(request_id)
+
+    def wait(self, request_id: int) -> Any:
+        """The result of call ``request_id`` (read once); raises the host's error rebuilt."""
+        while request_id not in self._answers:
+            self._read_answer()
+        reply = self._answers.pop(request_id)
         if reply.get("op") == "rpc_error":
             raise error_from_dict(reply.get("error") or {})
         return reply.get("result")
+
+    def drain(self) -> None:
+        """Wait for every call still unanswered and drop the answers never asked for."""
+        while self._unanswered:
+            self._read_answer()
+        self._answers.clear()
+
+    def _read_answer(self) -> None:
+        reply = recv_frame(self._sock)
+        answered = reply.get("id") if reply is not None else None
+        if reply is None or answered not in self._unanswered:
+            raise WorkerCrashed("the host did not answer a call from the tool")
+        self._unanswered.discard(answered)
+        self._answers[answered] = reply
+
+    def _send(self, target: str, method: str, params: dict[str, Any], *, concurrent: bool) -> int:
+        self._next_id += 1
+        request_id = self._next_id
+        message = {"op": "rpc", "id": request_id, "target": target, "method": method, "params": params}
+        if concurrent:
+            message["concurrent"] = True
+        send_frame(self._sock, message)
+        self._unanswered.add(request_id)
+        return request_id
 
 
 def _json_text(key: str, value: Any) -> str:
@@ -207,9 +243,17 @@ class Tools:
         raise AttributeError("tools is read-only")
 
     def _call(self, name: str, args: dict[str, Any]) -> Any:
-        params = {"name": name, "args": args, "state": dict(self._state)}
+        params = self._params(name, args)
+        return self._taken(lambda: self._rpc("tools", "call", params))
+
+    def _params(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A ``tools.call`` RPC's params: the caller's current state goes with it."""
+        return {"name": name, "args": args, "state": dict(self._state)}
+
+    def _taken(self, answer: Callable[[], Any]) -> Any:
+        """The output ``answer()`` brings back, its state changes applied to the caller's state now."""
         try:
-            result = self._rpc("tools", "call", params)
+            result = answer()
         except ToolpenError as exc:
             raise ToolCallError(exc.kind, exc.message) from None
         apply_state_delta(self._state, result.get("state_delta") or {})

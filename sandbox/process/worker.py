@@ -21,7 +21,7 @@ import traceback
 import types
 from collections.abc import Coroutine
 from types import CodeType, TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -33,7 +33,7 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals
+from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals, settle
 from sandbox.bridges.ces_types import CesModel
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
@@ -41,7 +41,7 @@ from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, apply_call_limits, isolate_worker
 from sandbox.process.plain import compile_plain, plain_globals
-from sandbox.wire import Rpc, recv_frame, send_frame
+from sandbox.wire import Rpc, StartRpc, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
 from pydantic import BaseModel
@@ -75,16 +75,16 @@ def serve(sock: socket.socket, *, reuse: bool, seccomp_filter: bytes) -> None:
             return
 
 
-def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dict[str, Any]:
-    """Run one ``call`` job and return its ``done`` message."""
+def run_call(job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool) -> dict[str, Any]:
+    """Run one ``call`` job and return its ``done`` message (sent once every call it started is answered)."""
     limits = Limits(**job.get("limits", {}))
     output = OutputCapture(limits.output)
     try:
         apply_call_limits(limits, base_vm, reuse=reuse)
-        bounded = _bounded_rpc(rpc, limits)
+        bounded = _bounded(rpc, limits)
         context = ToolContext(job.get("context") or {}, bounded)
         written_back: dict[str, Any] = {}
-        result = _call_entry(job, context, bounded, output, written_back)
+        result = _call_entry(job, context, bounded, output, written_back, _bounded(rpc.start, limits))
         output_text = _result_text(result, limits.result_size)
         done = {
             "op": "done",
@@ -99,6 +99,7 @@ def run_call(job: dict[str, Any], rpc: Rpc, *, base_vm: int, reuse: bool) -> dic
         exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
         done = {"op": "done", "success": False, "error": _error_of(exc, line, limits).to_dict()}
     done["logs"] = output.text
+    rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
 
 
@@ -125,11 +126,15 @@ def _call_entry(
     rpc: Rpc,
     output: OutputCapture,
     written_back: dict[str, Any] | None = None,
+    start: StartRpc | None = None,
 ) -> Any:
-    """Run the job's entry; for a callback, what it changed in its writable arguments joins ``written_back``."""
+    """Run the job's entry; for a callback, what it changed in its writable arguments joins ``written_back``.
+
+    ``start`` sends the calls ``async_tools`` starts (None: each runs when started); those whose
+    result the code never asked for are collected before the result is returned."""
     walls = job.get("walls")
     code = compile_for(job["source"], walls)
-    injected = ces_globals(context, rpc)
+    injected = ces_globals(context, rpc, start)
     namespace = (plain_globals if walls == "process" else build_globals)(injected=injected, output=output)
     exec(code, namespace)
     entry = job["entry"]
@@ -145,6 +150,7 @@ def _call_entry(
         result = function(*positional, **keywords)
     if inspect.iscoroutine(result):
         result = run_coroutine(result)
+    settle(injected["async_tools"])
     if call is not None and written_back is not None:
         written_back.update(call.changed())
     return result
@@ -215,8 +221,11 @@ def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
     return delta
 
 
-def _bounded_rpc(rpc: Rpc, limits: Limits) -> Rpc:
-    """``rpc`` refusing params over ``result_size + state_size`` bytes (nested calls carry the state)."""
+Send = TypeVar("Send", Rpc, StartRpc)
+
+
+def _bounded(rpc: Send, limits: Limits) -> Send:
+    """``rpc`` (or ``start``) refusing params over ``result_size + state_size`` bytes (nested calls carry the state)."""
     limit = limits.result_size + limits.state_size
 
     def bounded(target: str, method: str, params: dict[str, Any]) -> Any:
