@@ -193,9 +193,12 @@ RESERVED_NAMES = frozenset(
         "_inplacevar_",
         "_print_",
         "_print",
+        "_match_class_",
     }
 )
 """The names of the guards in tool globals: tool code may never bind or read them itself."""
+MATCH_CLASS_PREFIX = "_match_class_"
+"""``_match_class_`` and the policy's temporaries for class patterns (``_match_class_0_``, ...): reserved too."""
 
 INPLACE_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "+=": operator.iadd,
@@ -452,6 +455,58 @@ def _not_a_module(value: Any, name: str) -> Any:
     if type(value) is types.ModuleType:
         refuse(f"attribute {name!r} is a module; import a vetted module instead")
     return value
+
+
+class _CheckedPatternMeta(type):
+    """The metaclass of ``match_class``'s stand-ins: an instance of the pattern's class, read by the guards' rule."""
+
+    pattern_class: type
+    positional: int
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if not isinstance(instance, cls.pattern_class):
+            return False
+        for name in cls.__match_args__[: cls.positional]:
+            _check_pattern_attribute(instance, name)
+        return True
+
+
+def _check_pattern_attribute(instance: Any, name: str) -> None:
+    if is_allowed_attribute(name) or (
+        name.startswith("_") and not is_dunder(name) and _private_allowed(instance, name)
+    ):
+        return
+    refuse(
+        f"a class pattern would read attribute {name!r} of this object by position (__match_args__),"
+        " which the guards do not allow; match on public attributes by keyword instead"
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_pattern_class(cls: type, match_args: tuple[str, ...], positional: int) -> type:
+    checked = _CheckedPatternMeta(cls.__name__, (), {"__slots__": (), "__match_args__": match_args})
+    checked.pattern_class = cls
+    checked.positional = positional
+    return checked
+
+
+def match_class(cls: Any, positional: int) -> Any:
+    """The class of ``case cls(p1, p2, ...)``: CPython reads ``subject.<cls.__match_args__[i]>`` unguarded.
+
+    ``__match_args__`` comes from field names (the tool's dataclasses and namedtuples may have
+    fields named ``gi_frame`` or ``_rpc``) and ``isinstance`` can be made true of host objects
+    (``abc.ABC.register``, runtime-checkable protocols), so the policy hands each class pattern
+    with positional sub-patterns this stand-in: it matches what ``cls`` matches, with the same
+    ``__match_args__`` (copied to exact ``str``), and refuses a subject whose attributes by
+    those names tool code could not read with ``getattr``.
+    """
+    if not isinstance(cls, type):
+        return cls  # CPython's own TypeError
+    match_args = getattr(cls, "__match_args__", None)
+    if type(match_args) is not tuple:
+        return cls  # no positional reads: ``int(x)`` binds the subject, others raise TypeError
+    exact = tuple(exact_str(name, "a __match_args__ entry") for name in match_args)
+    return _checked_pattern_class(cls, exact, positional)
 
 
 guarded_getitem = operator.getitem

@@ -111,6 +111,7 @@ _GUARDS: dict[str, Any] = {
     "_augitem_": guards.augmented_item,
     "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
     "_unpack_sequence_": guarded_unpack_sequence,
+    "_match_class_": guards.match_class,
 }
 
 

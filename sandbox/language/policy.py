@@ -22,6 +22,7 @@ from sandbox.language.guards import (
     ALLOWED_DUNDER_METHODS,
     BLOCKED_ATTRIBUTES,
     FORMAT_METHODS,
+    MATCH_CLASS_PREFIX,
     READABLE_DUNDERS,
     RESERVED_NAMES,
     WRITABLE_DUNDERS,
@@ -47,6 +48,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         self.problems: list[Located] = []
         self._in_class_body = False
         self._class_names: list[str] = []
+        self._match_classes = 0
 
     def error(self, node: ast.AST, info: str) -> None:
         """Record a problem with its 1-based line and column."""
@@ -67,7 +69,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         """Private names are ordinary; the guards' names and ``__special__`` names are refused."""
         if name is None:
             return
-        if name in RESERVED_NAMES:
+        if name in RESERVED_NAMES or name.startswith(MATCH_CLASS_PREFIX):
             self.error(node, f'"{name}" is a name reserved for the sandbox\'s guards; choose another name')
         elif is_dunder(name):
             self.error(node, f'"{name}" is a special name of the interpreter and cannot be defined here')
@@ -215,9 +217,28 @@ class ToolPolicy(RestrictingNodeTransformer):
         )
         return node
 
-    def visit_Match(self, node: ast.Match) -> ast.AST:
-        """Allowed; patterns read attributes natively, so their names are checked here (see ``visit_MatchClass``)."""
-        return self.node_contents_visit(node)
+    def visit_Match(self, node: ast.Match) -> ast.AST | list[ast.stmt]:
+        """Allowed; patterns read attributes natively, so their names are checked here (see ``visit_MatchClass``).
+
+        A class pattern with positional sub-patterns reads the attributes its class's
+        ``__match_args__`` names: its class is evaluated just before the statement, through
+        ``guards.match_class``, into a temporary the pattern then names.
+        """
+        node = self.node_contents_visit(node)
+        hoisted: list[ast.stmt] = []
+        for case in node.cases:
+            for pattern in ast.walk(case.pattern):
+                if isinstance(pattern, ast.MatchClass) and pattern.patterns:
+                    temporary = f"{MATCH_CLASS_PREFIX}{self._match_classes}_"
+                    self._match_classes += 1
+                    checked = ast.Call(
+                        ast.Name(MATCH_CLASS_PREFIX, ast.Load()),
+                        [self.visit(pattern.cls), ast.Constant(len(pattern.patterns))],
+                        [],
+                    )
+                    hoisted.append(_located(ast.Assign([ast.Name(temporary, ast.Store())], checked), pattern))
+                    pattern.cls = _located(ast.Name(temporary, ast.Load()), pattern.cls)
+        return [*hoisted, node] if hoisted else node
 
     def visit_match_case(self, node: ast.match_case) -> ast.AST:
         """Allowed: a pattern, an optional guard expression, a body."""
