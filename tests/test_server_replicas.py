@@ -63,12 +63,13 @@ def free_port() -> int:
 class Replica:
     """One `toolpen serve` process on a free loopback port."""
 
-    def __init__(self, store: str, tools: Path, keys: dict[str, str], cwd: Path) -> None:
+    def __init__(self, store: str, tools: Path | None, keys: dict[str, str], cwd: Path, *extra: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         api_keys = [arg for key, tenant in keys.items() for arg in ("--api-key", f"{key}={tenant}")]
         command = [sys.executable, "-c", "from runtime.cli import main; main()", "serve"]
-        command += ["--port", str(self.port), "--store", store, "--tools", str(tools), *api_keys]
+        command += ["--port", str(self.port), "--store", store, *api_keys, *extra]
+        command += ["--tools", str(tools)] if tools is not None else []
         command += ["--workers", "2", "--rate", "10000", "--burst", "10000"]
         self.log = (cwd / f"replica-{self.port}.log").open("w+")
         self.process = subprocess.Popen(command, cwd=cwd, stdout=self.log, stderr=subprocess.STDOUT)

@@ -31,8 +31,10 @@ def app_runtime(
     walls: WallsMode = "all",
     pool_size: int = 1,
     allow_weak_isolation: bool = False,
+    app_name: str | None = None,
 ) -> Runtime:
-    """A runtime with the app registered; the caller closes it."""
+    """A runtime with the app registered; the caller closes it. ``app_name`` names the runtime's
+    sessions' app (default: the app's display name; a service gives its tenant's name)."""
     chosen = app.agent(agent) if agent or app.root_agent else None
     rt = Runtime(
         store=store,
@@ -41,7 +43,7 @@ def app_runtime(
         enable_fakes=fakes,
         walls=walls,
         allow_weak_isolation=allow_weak_isolation,
-        app_name=app.name,
+        app_name=app_name or app.name,
         agent_name=chosen.display_name if chosen else "agent",
         initial_state=app.initial_state(),
     )

@@ -61,7 +61,8 @@ def _load(path: Path) -> App:
         raise typer.Exit(EXIT_UNUSABLE) from None
 
 
-def _auth(items: list[str] | None) -> dict[str, str]:
+def read_auth(items: list[str] | None) -> dict[str, str]:
+    """``--auth SCHEME=@FILE|env:VAR`` items as scheme name -> secret."""
     from runtime.cli.secrets import read_secret
 
     secrets: dict[str, str] = {}
@@ -91,7 +92,7 @@ def _runtime(
         store=store,
         fakes=fakes,
         egress=EgressPolicy(allow_hosts=list(hosts or [])),
-        auth=_auth(auth) or None,
+        auth=read_auth(auth) or None,
         walls=walls,
     )
 

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from runtime.cli.app import app, example, need_extra
+from runtime.cli.apps import AllowHostOption, AuthOption, read_auth
 from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption, WeakIsolationOption
@@ -34,6 +35,21 @@ def serve_command(
     tools: Annotated[
         list[Path] | None, typer.Option("--tools", help="Tool files or directories, shared by every tenant.")
     ] = None,
+    app_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--app",
+            help="An exported CES app (zip or folder) for every tenant: tools, toolsets, callbacks, defaults.",
+        ),
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option("--agent", help="With --app: whose callbacks run (default: the root agent).")
+    ] = None,
+    fakes: Annotated[
+        bool, typer.Option("--fakes", help="With --app: let the tools' fakes answer (enableFakeMode).")
+    ] = False,
+    auth: AuthOption = None,
+    allow_host: AllowHostOption = None,
     api_key: Annotated[
         list[str] | None,
         typer.Option(
@@ -84,6 +100,11 @@ def serve_command(
             port=port,
             store=store,
             tool_paths=tuple(tool_files(tools or [])),
+            app_path=app_path,
+            app_agent=agent,
+            app_fakes=fakes,
+            app_auth=read_auth(auth),
+            allow_hosts=tuple(allow_host or ()),
             api_keys=parse_api_keys([*map(_key_item, api_key or []), *env_keys]),
             max_body=max_body,
             rate=rate,

@@ -24,6 +24,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from runtime.app import load_app
 from runtime.check import check_source
 from runtime.errors import Busy, InvalidSource, NotFound, PolicyViolation, StoreError, ToolpenError
 from runtime.results import ToolResult
@@ -50,8 +51,9 @@ class Service:
 
     def __init__(self, config: ServerConfig) -> None:
         sources = {str(path): Path(path).read_text(encoding="utf-8") for path in config.tool_paths}
+        app = load_app(config.app_path) if config.app_path is not None else None
         self.config = config
-        self.tenants = Tenants(config, open_store(config.store), sources)
+        self.tenants = Tenants(config, open_store(config.store), sources, app)
         self.limiter = RateLimiter(config.rate, config.burst)
         self.metrics = Metrics()
         self.metrics.tenants.set(sum(1 for _ in self.tenants))

@@ -26,6 +26,16 @@ class ServerConfig:
     port: int = 8080
     store: str = DEFAULT_STORE_URL
     tool_paths: tuple[Path, ...] = ()
+    app_path: Path | None = None
+    """An exported CES app (zip or folder) every tenant serves: its tools, toolsets, callbacks, defaults."""
+    app_agent: str | None = None
+    """Whose callbacks run (the app's agent's display name; default: its root agent)."""
+    app_fakes: bool = False
+    """Let the app's tool fakes answer (``toolFakeConfig.enableFakeMode``); for test deployments."""
+    app_auth: dict[str, str] = field(default_factory=dict)
+    """Secrets for the app's OpenAPI security schemes (scheme name -> secret)."""
+    allow_hosts: tuple[str, ...] = ()
+    """``HOST[:PORT]`` entries tool code and OpenAPI tools may reach beyond the public internet."""
     api_keys: dict[str, str] = field(default_factory=dict)
     max_body: int = 1024 * 1024
     rate: float = 50.0
@@ -63,6 +73,8 @@ class ServerConfig:
                 "max_body, rate, burst, workers, lock_wait, max_queued, call_threads and the timeouts "
                 "must be positive"
             )
+        if self.app_path is None and (self.app_agent is not None or self.app_fakes or self.app_auth):
+            raise InvalidArguments("--agent, --fakes and --auth go with --app")
         if self.access_log not in ACCESS_LOG_FORMATS:
             raise InvalidArguments(f"access_log is one of {', '.join(ACCESS_LOG_FORMATS)}")
 

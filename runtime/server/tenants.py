@@ -2,7 +2,9 @@
 
 A tenant's sessions are stored as ``<tenant>:<session id>`` in app ``<tenant>``, so two tenants
 may use the same session id without meeting, and ``app:`` state is per tenant. The tools of
-``--tools`` are registered for every tenant (shared); tools registered through the API belong to
+``--tools`` and of ``--app`` (an exported CES app: its tools, toolsets, one agent's callbacks,
+its fakes if asked, new sessions from its declared defaults) are registered for every tenant
+(shared); tools registered through the API belong to
 one tenant and live in the :class:`ToolCatalog`, which each replica re-reads at most every
 ``tool_refresh`` seconds, and at once when a call names a tool it does not know.
 """
@@ -14,6 +16,8 @@ import threading
 import time
 from typing import Any
 
+from runtime.app import App, app_runtime
+from runtime.egress import EgressPolicy
 from runtime.errors import NotFound, ToolpenError
 from runtime.registry import Tool
 from runtime.runtime import Runtime
@@ -126,8 +130,10 @@ class Tenant:
 class Tenants:
     """Every tenant of the service, their keys, and the store they share."""
 
-    def __init__(self, config: ServerConfig, store: Store, shared_sources: dict[str, str]) -> None:
-        """Start a runtime per tenant with the ``shared_sources`` tools (file name -> source)."""
+    def __init__(
+        self, config: ServerConfig, store: Store, shared_sources: dict[str, str], app: App | None = None
+    ) -> None:
+        """Start a runtime per tenant with ``app`` and the ``shared_sources`` tools (file name -> source)."""
         self.store = store
         self.catalog = ToolCatalog(store)
         self._keys = dict(config.api_keys)
@@ -135,14 +141,9 @@ class Tenants:
         names = sorted(set(self._keys.values())) or [LOCAL_TENANT]
         try:
             for name in names:
-                runtime = Runtime(
-                    store=store,
-                    app_name=name,
-                    pool_size=config.workers,
-                    walls=config.walls,
-                    allow_weak_isolation=config.allow_weak_isolation,
-                )
+                runtime = _runtime(config, store, name, app)
                 self._tenants[name] = tenant = Tenant(name, runtime, self.catalog, config.tool_refresh)
+                tenant.shared.update(tool.name for tool in runtime.tools())
                 for label, source in shared_sources.items():
                     tenant.shared.add(_add_shared(runtime, label, source))
                 tenant.sync(force=True)
@@ -173,6 +174,32 @@ class Tenants:
         for tenant in self._tenants.values():
             tenant.runtime.pool.close()
         self.store.close()
+
+
+def _runtime(config: ServerConfig, store: Store, tenant: str, app: App | None) -> Runtime:
+    """The tenant's runtime: empty, or holding ``app`` (a problem names the app's file)."""
+    egress = EgressPolicy(allow_hosts=list(config.allow_hosts))
+    if app is not None:
+        return app_runtime(
+            app,
+            agent=config.app_agent,
+            fakes=config.app_fakes,
+            auth=config.app_auth or None,
+            egress=egress,
+            store=store,
+            app_name=tenant,
+            pool_size=config.workers,
+            walls=config.walls,
+            allow_weak_isolation=config.allow_weak_isolation,
+        )
+    return Runtime(
+        store=store,
+        egress=egress,
+        app_name=tenant,
+        pool_size=config.workers,
+        walls=config.walls,
+        allow_weak_isolation=config.allow_weak_isolation,
+    )
 
 
 def _add_shared(runtime: Runtime, label: str, source: str) -> str:
