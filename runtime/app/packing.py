@@ -1,11 +1,12 @@
 """``unpack`` an export into a folder of editable files, and ``pack`` the folder back into an archive.
 
 ``unpack`` writes the files of the app's root folder (tools' and callbacks' ``python_code.py``
-included) into the target folder and keeps the archive itself in ``.toolpen/export.zip``.
+included; code held inline in a resource file gets its own ``.py`` file too, ``inline``) into the
+target folder and keeps the archive itself in ``.toolpen/export.zip``.
 ``pack`` rebuilds that archive: an unchanged file keeps its entry byte for byte (order,
 timestamps, compression, attributes), an edited one gets its new content in the same entry, a
-deleted one is dropped and a new one is added at the end; so a round trip without edits gives
-the same bytes. A folder never unpacked (``samples/apps/...``) is packed afresh under its name.
+deleted one is dropped and a new one is added at the end; inline code is folded back into its
+member; so a round trip without edits gives the same bytes. A folder never unpacked (``samples/apps/...``) is packed afresh under its name.
 ``pack`` refuses an app that does not load (``InvalidApp``): the console would refuse it too.
 """
 
@@ -14,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from runtime.app import zipraw
-from runtime.app.archive import ArchiveLimits, extract, read_archive
+from runtime.app.archive import Archive, ArchiveLimits, extract, read_archive
+from runtime.app.inline import find_inline, fold, lay_out
 from runtime.app.loader import WORK_FOLDER, app_folder, app_from_files, read_files
 from runtime.errors import BadArchive
 
@@ -28,7 +30,7 @@ def unpack(archive_path: Path, folder: Path, limits: ArchiveLimits | None = None
     if any(name.split("/")[0] == WORK_FOLDER for name in archive.files):
         raise BadArchive(f"the archive holds a {WORK_FOLDER}/ folder, which unpack keeps for itself")
     zipraw.parse(data)  # an archive pack could not rewrite is refused now, not after edits
-    extract(archive, folder)
+    extract(Archive(archive.root, lay_out(archive.files, find_inline(archive.files))), folder)
     work = folder / WORK_FOLDER
     work.mkdir()
     (work / ORIGINAL).write_bytes(data)
@@ -45,6 +47,8 @@ def pack(folder: Path, limits: ArchiveLimits | None = None) -> bytes:
         return zipraw.build(zipraw.RawArchive([], [], b""), {}, added)
     data = original.read_bytes()
     raw, base = zipraw.parse(data), read_archive(data, limits)
+    files = fold(files, base.files, find_inline(base.files))
+    app_from_files(root, files)
     prefix = f"{base.root}/"
     contents: dict[str, bytes | None] = {}
     for entry in raw.entries:
