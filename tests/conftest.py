@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
+from samples.crm_server import CrmServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -30,6 +32,20 @@ def bump(n: int) -> int:
 def rt() -> Iterator[Runtime]:
     with Runtime(store="memory://") as runtime:
         yield runtime
+
+
+CRM_KEY = "crm-secret-0c4d2e"
+"""The key the ``crm`` stub asks for (X-CRM-Key)."""
+
+
+@pytest.fixture
+def crm() -> Iterator[CrmServer]:
+    """The CRM stub of samples/openapi/crm_service.yaml on a free loopback port."""
+    server = CrmServer(port=0, api_key=CRM_KEY)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture

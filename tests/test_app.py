@@ -18,6 +18,9 @@ from runtime.errors import InvalidApp
 from tests.conftest import SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"
+GUARD = "guardrails/Card_Number_Guard/Card_Number_Guard.json"
+GUARD_CODE = "guardrails/Card_Number_Guard/code_callback/before_model_callback/python_code.py"
+EVALUATION = "evaluations/add_points_golden/add_points_golden.json"
 
 
 @pytest.fixture
@@ -51,6 +54,14 @@ def test_the_sample_loads_whole() -> None:
         "plan": "Gold",
     }
     assert [c.kind for c in app.agent("Loyalty Desk").callbacks] == ["before_tool", "after_tool"]
+    guard = app.guardrails["Card Number Guard"]
+    assert guard.enabled and [c.kind for c in guard.callbacks] == ["before_model"]
+    assert guard.callbacks[0].code_path == GUARD_CODE
+    assert app.guardrails["Safety Guardrail"].resource.model_safety is not None
+    golden = app.evaluations["add_points_golden"].resource.golden
+    assert golden is not None and golden.turns[0].steps[0].user_input == {
+        "text": "Hi! I'm customer 123. Please add 50 loyalty points."
+    }
 
 
 def test_the_sample_checks_clean() -> None:
@@ -125,6 +136,87 @@ def test_a_malformed_agent_names_its_file_and_member(copy: Path, change: dict, m
     edit_json(copy / "agents/Front_Desk/Front_Desk.json", change)
     with pytest.raises(InvalidApp, match=message):
         load_app(copy)
+
+
+@pytest.mark.parametrize(
+    ("path", "change", "message"),
+    [
+        (
+            GUARD,
+            {"enabled": "sometimes"},
+            r"Card_Number_Guard.json: enabled: Input should be a valid boolean",
+        ),
+        (
+            GUARD,
+            {"llmPolicy": {"prompt": "x"}},
+            r"Card_Number_Guard.json: \(file\): .*one kind.*codeCallback",
+        ),
+        (
+            GUARD,
+            {"action": {"respondLater": {}}},
+            r"Card_Number_Guard.json: action.respondLater: unknown member",
+        ),
+        (
+            GUARD,
+            {"codeCallback": {"beforeModelCallback": {"pythonCode": "guardrails/gone.py"}}},
+            r"Card_Number_Guard.json: codeCallback.beforeModelCallback.pythonCode names 'guardrails/gone.py'",
+        ),
+        (
+            GUARD,
+            {"codeCallback": {"beforeToolCallback": {"pythonCode": "x"}}},
+            r"Card_Number_Guard.json: codeCallback.beforeToolCallback: unknown member",
+        ),
+        (
+            EVALUATION,
+            {"golden": {"turns": [{"steps": [{"userInputs": {"text": "hi"}}]}]}},
+            r"add_points_golden.json: golden.turns.0.steps.0.userInputs: unknown member",
+        ),
+        (
+            EVALUATION,
+            {"scenario": {"task": "buy"}},
+            r"add_points_golden.json: \(file\): .*a golden or a scenario, not both",
+        ),
+        (
+            EVALUATION,
+            {"displayName": 7},
+            r"add_points_golden.json: displayName: Input should be a valid string",
+        ),
+    ],
+)
+def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
+    copy: Path, path: str, change: dict, message: str
+) -> None:
+    edit_json(copy / path, change)
+    with pytest.raises(InvalidApp, match=message):
+        load_app(copy)
+
+
+def test_guardrail_code_and_references_are_checked(copy: Path) -> None:
+    code = copy / GUARD_CODE
+    code.write_text(
+        code.read_text().replace('{"decision": "OK", "reason": "no card number"}', '{"ok": True}')
+    )
+    edit_json(copy / "app.json", {"guardrails": ["Card Number Guard", "PII Guard"]})
+    edit_json(copy / "agents/Front_Desk/Front_Desk.json", {"guardrails": ["Tone Guard"]})
+    found = {
+        (f.path, f.diagnostic.level, f.diagnostic.message, f.diagnostic.line)
+        for f in check_app(load_app(copy))
+    }
+    assert found == {
+        (
+            GUARD_CODE,
+            "error",
+            'a guardrail callback answers {"decision": "OK" | "TRIGGER", "reason": ...}',
+            14,
+        ),
+        ("app.json", "error", "guardrails: no guardrail named 'PII Guard' in the app", 1),
+        (
+            "agents/Front_Desk/Front_Desk.json",
+            "error",
+            "guardrails: no guardrail named 'Tone Guard' in the app",
+            1,
+        ),
+    }
 
 
 def test_missing_and_broken_files_are_named(copy: Path) -> None:
@@ -209,3 +301,20 @@ def test_the_root_agents_callbacks_by_default() -> None:
         handover = rt.run_callbacks("before_model", llm_request=request).output
         assert handover["content"]["parts"][0]["function_call"]["args"] == {"agent_name": "Loyalty Desk"}
         assert "before_tool" not in rt.hooks and len(rt.hooks["before_agent"]) == 1
+
+
+def test_the_card_number_guardrail_triggers_before_the_agents_own_callbacks(copy: Path) -> None:
+    def before_model(rt: Runtime, text: str) -> object:
+        request = {"contents": [{"role": "user", "parts": [{"text": text}]}]}
+        return rt.run_callbacks("before_model", llm_request=request).output
+
+    with app_runtime(load_app(APP)) as rt:
+        assert before_model(rt, "my card is 4111 1111 1111 1111, add points") == {
+            "decision": "TRIGGER",
+            "reason": "the message holds a card number",
+        }
+        handover = before_model(rt, "Quantos pontos eu tenho?")  # OK: the front desk's callback runs
+        assert handover["content"]["parts"][0]["function_call"]["args"] == {"agent_name": "Loyalty Desk"}
+    edit_json(copy / GUARD, {"enabled": False})
+    with app_runtime(load_app(copy)) as rt:
+        assert before_model(rt, "my card is 4111 1111 1111 1111") is None

@@ -21,6 +21,7 @@ TOOL_JSON = "tools/get_customer/get_customer.json"
 TOOL_CODE = "tools/get_customer/python_function/python_code.py"
 FAKE_CODE = "tools/get_customer/tool_fake_config/code_block/python_code.py"
 GUARD = "agents/Loyalty_Desk/before_tool_callbacks/before_tool_callbacks_01/python_code.py"
+GUARDRAIL_CODE = "guardrails/Card_Number_Guard/code_callback/before_model_callback/python_code.py"
 LOYALTY_YAML = "agents/Loyalty_Desk/Loyalty_Desk.yaml"
 
 
@@ -59,7 +60,7 @@ def inline_export(path: Path) -> Path:
 
 def test_the_inline_export_runs_as_it_is() -> None:
     files = {name: text.encode() for name, text in inline_files().items()}
-    assert {item.code_path for item in find_inline(files)} >= {TOOL_CODE, FAKE_CODE, GUARD}
+    assert {item.code_path for item in find_inline(files)} >= {TOOL_CODE, FAKE_CODE, GUARD, GUARDRAIL_CODE}
     assert not any(name.endswith(".py") for name in files)
 
 
@@ -67,12 +68,13 @@ def test_inline_code_is_unpacked_into_py_files_and_packed_back_byte_for_byte(tmp
     exported = inline_export(tmp_path / "export.zip")
     folder = tmp_path / "work"
     unpack(exported, folder)
-    for code in (TOOL_CODE, FAKE_CODE, GUARD):
+    for code in (TOOL_CODE, FAKE_CODE, GUARD, GUARDRAIL_CODE):
         assert (folder / code).read_text() == (APP / code).read_text()
     assert json.loads((folder / TOOL_JSON).read_text())["pythonFunction"]["pythonCode"] == TOOL_CODE
     app = load_app(folder)
     assert app.tools["get_customer"].code_path == TOOL_CODE
     assert app.agent("Loyalty Desk").callbacks[0].code_path == GUARD
+    assert app.guardrails["Card Number Guard"].callbacks[0].code_path == GUARDRAIL_CODE
     assert [f for f in check_app(app) if f.diagnostic.level == "error"] == []
     assert pack(folder) == exported.read_bytes()
 

@@ -8,20 +8,17 @@ import asyncio
 import json
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from samples.crm_server import CrmServer
-from tests.conftest import SAMPLES
+from tests.conftest import CRM_KEY, SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"
 TURN = SAMPLES / "turns" / "customer_service_turn.json"
 TOOL = "tools/get_customer/python_function/python_code.py"
-CRM_KEY = "crm-secret-0c4d2e"
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +37,7 @@ def test_unpack_check_turn_edit_pack(tmp_path: Path) -> None:
 
     checked = toolpen("app", "check", "work", cwd=tmp_path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "0 error(s), 0 warning(s) in 9 Python file(s) of Customer Service" in checked.stdout
+    assert "0 error(s), 0 warning(s) in 10 Python file(s) of Customer Service" in checked.stdout
 
     turn = toolpen(
         "app", "turn", "work", TURN, "--agent", "Loyalty Desk", "--store", "memory://", "--json", cwd=tmp_path
@@ -75,15 +72,6 @@ def test_unpack_check_turn_edit_pack(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert json.loads(run.stdout)["output"] == {"error": "unknown customer"}, run.stderr
-
-
-@pytest.fixture
-def crm() -> Iterator[CrmServer]:
-    server = CrmServer(port=0, api_key=CRM_KEY)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server
-    server.shutdown()
-    server.server_close()
 
 
 def test_a_tool_reaches_the_toolset_at_the_environments_url(tmp_path: Path, crm: CrmServer) -> None:

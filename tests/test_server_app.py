@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,11 +19,10 @@ import requests
 from test_server_replicas import Replica, stop_all
 
 from samples.crm_server import CrmServer
-from tests.conftest import SAMPLES
+from tests.conftest import CRM_KEY, SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"
 KEYS = {"key-for-acme-0123456789": "acme", "key-for-globex-0123456789": "globex"}
-CRM_KEY = "crm-secret-7f3a"
 
 pytestmark = pytest.mark.slow
 
@@ -48,15 +46,6 @@ def call(replica: Replica, key: str, session: str, tool: str, args: dict[str, An
 def log_of(replica: Replica) -> str:
     replica.log.seek(0)
     return replica.log.read()
-
-
-@pytest.fixture
-def crm() -> Iterator[CrmServer]:
-    server = CrmServer(port=0, api_key=CRM_KEY)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture

@@ -9,7 +9,16 @@
 
 from runtime.app.archive import ArchiveLimits
 from runtime.app.crosscheck import Finding, check_app
-from runtime.app.loader import App, AppAgent, AppCallback, AppTool, AppToolset, load_app
+from runtime.app.loader import (
+    App,
+    AppAgent,
+    AppCallback,
+    AppEvaluation,
+    AppGuardrail,
+    AppTool,
+    AppToolset,
+    load_app,
+)
 from runtime.app.packing import pack, unpack
 from runtime.app.register import app_runtime, register_app
 
@@ -17,6 +26,8 @@ __all__ = [
     "App",
     "AppAgent",
     "AppCallback",
+    "AppEvaluation",
+    "AppGuardrail",
     "AppTool",
     "AppToolset",
     "ArchiveLimits",

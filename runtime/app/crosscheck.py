@@ -1,11 +1,13 @@
 """``check_app``: every Python file of an app checked as ``toolpen check`` does, plus what only the
 whole app shows, read statically:
 
-- an agent naming a tool, toolset, operation or child agent the app does not have; a root agent
+- an agent naming a tool, toolset, operation, child agent or guardrail the app does not have (the
+  app's own ``guardrails`` too); a root agent
   that does not exist; a tool whose display name is reserved (``end_session``, ...) or differs
   from its entry function's name (CES derives one from the other);
 - ``tools.<name>`` / ``async_tools.<name>`` naming no tool of the app (Python tools by function
   name, OpenAPI operations as ``<toolset>_<operation>``);
+- a code guardrail's callback returning a dict without a literal ``decision`` of OK or TRIGGER;
 - a session variable read (``get_variable("k")``, ``context.state["k"]``, ``.state.get("k")``,
   ``.variables[...]``) that ``variableDeclarations`` does not declare (a warning: a tool of the
   app may set it first).
@@ -18,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from runtime.app.loader import App
-from runtime.ces_check import RESERVED_TOOL_NAMES, is_state
+from runtime.ces_check import RESERVED_TOOL_NAMES, callback_return_warnings, is_state
 from runtime.check import check_source
 from runtime.diagnostics import Diagnostic, Level
 from runtime.errors import InvalidSource
@@ -27,6 +29,7 @@ from runtime.schema import derive_spec
 from sandbox.wire import WallsMode
 
 _TOOL_PROXIES = frozenset({"tools", "async_tools"})
+DECISIONS = ("OK", "TRIGGER")
 _HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
@@ -46,27 +49,57 @@ def _at(path: str, level: Level, message: str, line: int = 1, col: int = 1) -> F
 
 
 def code_files(app: App) -> Iterator[tuple[str, str]]:
-    """Every Python source of the app with its path: tools, their fakes, every agent's callbacks."""
+    """Every Python source of the app with its path: tools, their fakes, every agent's callbacks,
+    the code guardrails' callbacks."""
     for tool in app.tools.values():
         yield tool.code_path, tool.source
         if tool.fake_source is not None:
             yield tool.fake_path or tool.resource_path, tool.fake_source
-    for agent in app.agents.values():
-        for callback in agent.callbacks:
+    for holder in [*app.agents.values(), *app.guardrails.values()]:
+        for callback in holder.callbacks:
             yield callback.code_path, callback.source
 
 
 def check_app(app: App, *, walls: WallsMode = "all") -> list[Finding]:
     """Every finding, file by file; errors make the app unusable, warnings may not."""
     findings: list[Finding] = []
+    guards = {callback.code_path for guardrail in app.guardrails.values() for callback in guardrail.callbacks}
     for path, source in dict(code_files(app)).items():
-        findings += [Finding(path, diagnostic) for diagnostic in check_source(source, walls=walls)]
+        diagnostics = check_source(source, walls=walls)
+        if path in guards:
+            diagnostics = _guardrail_diagnostics(source, diagnostics)
+        findings += [Finding(path, diagnostic) for diagnostic in diagnostics]
     callable_names = _tool_names(app, findings)
     findings += _agent_references(app)
     declared = {variable.name for variable in app.resource.variable_declarations}
     for path, source in dict(code_files(app)).items():
         findings += _code_references(path, source, callable_names, declared)
     return findings
+
+
+def _guardrail_diagnostics(source: str, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """A code guardrail's callbacks answer a dict: ``{"decision": "OK" | "TRIGGER", "reason": ...}``.
+    The agent-callback warning about returning a dict does not apply; a dict literal without a
+    literal OK / TRIGGER decision is an error."""
+    try:
+        module = ast.parse(source)
+    except SyntaxError:
+        return diagnostics
+    kept = [d for d in diagnostics if d not in set(callback_return_warnings(module))]
+    for node in ast.walk(module):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
+            decision = next(
+                (
+                    value
+                    for key, value in zip(node.value.keys, node.value.values, strict=True)
+                    if _literal(key) == "decision"
+                ),
+                None,
+            )
+            if decision is None or (isinstance(decision, ast.Constant) and decision.value not in DECISIONS):
+                message = 'a guardrail callback answers {"decision": "OK" | "TRIGGER", "reason": ...}'
+                kept.append(Diagnostic("error", message, node.lineno, node.col_offset + 1, "app"))
+    return kept
 
 
 def _tool_names(app: App, findings: list[Finding]) -> set[str]:
@@ -115,9 +148,17 @@ def _agent_references(app: App) -> list[Finding]:
         findings.append(
             _at(app.resource_path, "error", f"rootAgent {app.root_agent!r} is no agent of the app")
         )
+    for name in app.resource.guardrails:
+        if name not in app.guardrails:
+            findings.append(
+                _at(app.resource_path, "error", f"guardrails: no guardrail named {name!r} in the app")
+            )
     known_tools = {*app.tools, *app.other_tools, *RESERVED_TOOL_NAMES}
     for agent in app.agents.values():
         resource, path = agent.resource, agent.resource_path
+        for name in resource.guardrails:
+            if name not in app.guardrails:
+                findings.append(_at(path, "error", f"guardrails: no guardrail named {name!r} in the app"))
         for name in resource.tools:
             if name not in known_tools:
                 findings.append(_at(path, "error", f"tools: no tool named {name!r} in the app"))

@@ -2,7 +2,7 @@
 
 Layout (paths relative to the app's root folder; references between resources by display name):
 ``app.json|yaml``, ``environment.json``, ``agents/<A>/<A>.json|yaml``, ``tools/<T>/<T>.json|yaml``,
-``toolsets/<S>/<S>.json|yaml``; code and texts in the files the resources name. Nothing runs here:
+``toolsets/<S>/<S>.json|yaml``, ``guardrails/<G>/<G>.json|yaml``, ``evaluations/<E>/<E>.json|yaml``; code and texts in the files the resources name. Nothing runs here:
 the tools and callbacks are source text for ``runtime.app.register`` and ``runtime.app.crosscheck``.
 Every problem is ``InvalidApp`` (the file and the member) or ``BadArchive``.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
@@ -21,7 +22,14 @@ from pydantic.alias_generators import to_camel
 
 from runtime.app.archive import ArchiveLimits, read_archive
 from runtime.app.environment import apply_environment
-from runtime.app.models import AgentResource, AppResource, ToolResource, ToolsetResource
+from runtime.app.models import (
+    AgentResource,
+    AppResource,
+    EvaluationResource,
+    GuardrailResource,
+    ToolResource,
+    ToolsetResource,
+)
 from runtime.errors import BadArchive, InvalidApp
 
 APP_FILES = ("app.json", "app.yaml", "app.yml")
@@ -75,6 +83,29 @@ class AppToolset:
 
 
 @dataclass(frozen=True)
+class AppGuardrail:
+    """A guardrail; a code guardrail's callbacks (``decision`` OK / TRIGGER) are Python source."""
+
+    display_name: str
+    resource_path: str
+    resource: GuardrailResource
+    callbacks: list[AppCallback]
+
+    @property
+    def enabled(self) -> bool:
+        return self.resource.enabled
+
+
+@dataclass(frozen=True)
+class AppEvaluation:
+    """An evaluation: a golden conversation or a scenario (read and validated; toolpen does not run it)."""
+
+    display_name: str
+    resource_path: str
+    resource: EvaluationResource
+
+
+@dataclass(frozen=True)
 class App:
     """An exported application: its resources, code and the files they came from."""
 
@@ -87,6 +118,8 @@ class App:
     other_tools: dict[str, str] = field(default_factory=dict)
     """Tools of kinds toolpen does not run (client functions, data stores, ...): name -> resource path."""
     environment: dict[str, Any] = field(default_factory=dict)
+    guardrails: dict[str, AppGuardrail] = field(default_factory=dict)
+    evaluations: dict[str, AppEvaluation] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -186,7 +219,11 @@ def app_from_files(root: str, files: dict[str, bytes]) -> App:
         toolset = _toolset(files, path, environment)
         if toolset is not None:
             toolsets[toolset.display_name] = toolset
-    return App(root, app_path, resource, agents, tools, toolsets, other_tools, environment)
+    guardrails = _named(files, "guardrails", _guardrail)
+    evaluations = _named(files, "evaluations", _evaluation)
+    return App(
+        root, app_path, resource, agents, tools, toolsets, other_tools, environment, guardrails, evaluations
+    )
 
 
 def _resource_paths(files: dict[str, bytes], folder: str) -> list[str]:
@@ -303,3 +340,34 @@ def _environment(files: dict[str, bytes]) -> dict[str, Any]:
     if not isinstance(environment, dict) or not isinstance(environment.get("toolsets", {}), dict):
         raise InvalidApp('environment.json: must be an object whose "toolsets" member is an object')
     return environment
+
+
+Named = TypeVar("Named", "AppGuardrail", "AppEvaluation")
+
+
+def _named(
+    files: dict[str, bytes], folder: str, read: Callable[[dict[str, bytes], str], Named]
+) -> dict[str, Named]:
+    """The resources of ``folder`` by display name; a second one of a name is an error."""
+    found: dict[str, Named] = {}
+    for path in _resource_paths(files, folder):
+        item = read(files, path)
+        if item.display_name in found:
+            raise InvalidApp(f"{path}: a second {folder[:-1]} named {item.display_name!r}")
+        found[item.display_name] = item
+    return found
+
+
+def _guardrail(files: dict[str, bytes], path: str) -> AppGuardrail:
+    resource = parse_resource(files, path, GuardrailResource)
+    callbacks = []
+    for kind, item in resource.code_callback.callbacks() if resource.code_callback else []:
+        where = f"{path}: codeCallback.{to_camel(kind)}Callback.pythonCode"
+        source, code_path = resolve_text(files, item.python_code, where)
+        callbacks.append(AppCallback(kind, source, code_path or path, item.disabled, item.description))
+    return AppGuardrail(resource.display_name, path, resource, callbacks)
+
+
+def _evaluation(files: dict[str, bytes], path: str) -> AppEvaluation:
+    resource = parse_resource(files, path, EvaluationResource)
+    return AppEvaluation(resource.display_name, path, resource)

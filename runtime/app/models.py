@@ -1,5 +1,6 @@
 """The resource files of an exported app, field by field (CX Agent Studio "Export format reference"
-and the API's ``App``, ``Agent``, ``Tool``, ``Toolset`` resources; members in camelCase).
+and the API's ``App``, ``Agent``, ``Tool``, ``Toolset``, ``Guardrail``, ``Evaluation`` resources;
+members in camelCase).
 
 Unknown members are errors: a typo (``beforeModelCallback``) would otherwise drop a callback
 silently. Settings toolpen does not act on (audio, logging, language, guardrails' bodies) are
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 ExecutionType = Literal["EXECUTION_TYPE_UNSPECIFIED", "SYNCHRONOUS", "ASYNCHRONOUS"]
@@ -169,3 +170,130 @@ class ToolsetResource(Resource):
     mcp_toolset: Settings | None = None
     connector_toolset: Settings | None = None
     tool_fake_config: ToolFakeConfig | None = None
+
+
+class GuardrailCodeCallback(Resource):
+    """A code guardrail's callbacks; each function answers ``{"decision": "OK" | "TRIGGER", "reason"}``."""
+
+    before_agent_callback: CallbackResource | None = None
+    after_agent_callback: CallbackResource | None = None
+    before_model_callback: CallbackResource | None = None
+    after_model_callback: CallbackResource | None = None
+
+    def callbacks(self) -> list[tuple[str, CallbackResource]]:
+        """Each callback set, with its kind (``before_agent``, ...), in CES order."""
+        kinds = ("before_agent", "after_agent", "before_model", "after_model")
+        return [(kind, item) for kind in kinds if (item := getattr(self, f"{kind}_callback")) is not None]
+
+
+class TriggerAction(Resource):
+    """What a triggered guardrail does (one of the three)."""
+
+    respond_immediately: Settings | None = None
+    transfer_agent: Settings | None = None
+    generative_answer: Settings | None = None
+
+
+GUARDRAIL_KINDS = ("content_filter", "llm_prompt_security", "llm_policy", "model_safety", "code_callback")
+
+
+class GuardrailResource(Resource):
+    """``guardrails/<G>/<G>.json``: one kind of check (``GUARDRAIL_KINDS``), and the action when it triggers."""
+
+    display_name: str
+    description: str = ""
+    enabled: bool = False
+    action: TriggerAction | None = None
+    content_filter: Settings | None = None
+    llm_prompt_security: Settings | None = None
+    llm_policy: Settings | None = None
+    model_safety: Settings | None = None
+    code_callback: GuardrailCodeCallback | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> GuardrailResource:
+        kinds = [kind for kind in GUARDRAIL_KINDS if getattr(self, kind) is not None]
+        if len(kinds) > 1:
+            raise ValueError(f"a guardrail has one kind; this one has {', '.join(map(to_camel, kinds))}")
+        return self
+
+
+class GoldenExpectation(Resource):
+    """A check on a replayed turn (``Evaluation.GoldenExpectation``); its conditions kept as objects."""
+
+    tool_call: Settings | None = None
+    tool_response: Settings | None = None
+    agent_response: Settings | None = None
+    agent_transfer: Settings | None = None
+    updated_variables: Settings | None = None
+    mock_tool_response: Settings | None = None
+    no_tool_calls: bool | None = None
+    note: str = ""
+    skip_evaluation: bool = False
+    expectation_level_metrics_thresholds_override: Settings | None = None
+    agent_response_semantic_similarity_metrics_config_override: Settings | None = None
+    agent_response_hallucination_metrics_config_override: Settings | None = None
+    comparison_type: str | None = None
+
+
+class GoldenStep(Resource):
+    """One step of a golden turn: the user's input, an agent transfer, or an expectation."""
+
+    user_input: Settings | None = None
+    agent_transfer: Settings | None = None
+    expectation: GoldenExpectation | None = None
+
+
+class GoldenTurn(Resource):
+    steps: list[GoldenStep] = Field(default_factory=list)
+    root_span: Settings | None = None
+    turn_level_metrics_thresholds_override: Settings | None = None
+    hallucination_metric_behavior_override: str | None = None
+
+
+class Golden(Resource):
+    """A golden conversation to replay, turn by turn."""
+
+    turns: list[GoldenTurn] = Field(default_factory=list)
+    evaluation_expectations: list[str] = Field(default_factory=list)
+
+
+class Scenario(Resource):
+    """A simulated user's task, scored against rubrics and expectations."""
+
+    task: str = ""
+    user_facts: list[Settings] = Field(default_factory=list)
+    max_turns: int | None = None
+    rubrics: list[str] = Field(default_factory=list)
+    scenario_expectations: list[Settings] = Field(default_factory=list)
+    variable_overrides: Settings | None = None
+    task_completion_behavior: str | None = None
+    user_goal_behavior: str | None = None
+    evaluation_expectations: list[str] = Field(default_factory=list)
+    scenario_execution_mode: str | None = None
+
+
+class EvaluationResource(Resource):
+    """``evaluations/<E>/<E>.json`` (the API's ``Evaluation``): a golden conversation or a scenario."""
+
+    display_name: str
+    description: str = ""
+    tags: list[str] = Field(default_factory=list)
+    golden: Golden | None = None
+    scenario: Scenario | None = None
+    evaluation_datasets: list[str] = Field(default_factory=list)
+    created_by: str | None = None
+    last_updated_by: str | None = None
+    evaluation_runs: list[str] = Field(default_factory=list)
+    aggregated_metrics: Settings | None = None
+    last_completed_result: Settings | None = None
+    invalid: bool = False
+    last_ten_results: list[Settings] = Field(default_factory=list)
+    evaluation_metrics_threshold_override: Settings | None = None
+    evaluation_metrics_config_override: Settings | None = None
+
+    @model_validator(mode="after")
+    def _golden_or_scenario(self) -> EvaluationResource:
+        if self.golden is not None and self.scenario is not None:
+            raise ValueError("an evaluation is a golden or a scenario, not both")
+        return self

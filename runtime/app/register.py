@@ -2,7 +2,9 @@
 
 Tools are registered under the names CES code calls them by (``tools.<function>``,
 ``tools.<toolset>_<operation>``); the callbacks are those of one agent (default: the root
-agent), disabled ones left out, in the order of its lists; a tool's fake only when fakes are
+agent), disabled ones left out, in the order of its lists, after the callbacks of the enabled code
+guardrails the app and the agent name (their ``{"decision": "TRIGGER"}`` ends a chain and is what
+``run_callbacks`` returns; ``OK`` lets it carry on); a tool's fake only when fakes are
 asked for and its ``toolFakeConfig`` has ``enableFakeMode``; new sessions start from the declared
 variables' defaults. A problem names the app's file.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from runtime.app.loader import App
+from runtime.app.loader import App, AppGuardrail
 from runtime.egress import EgressPolicy
 from runtime.errors import ToolpenError
 from runtime.runtime import Runtime
@@ -58,7 +60,8 @@ def app_runtime(
 def register_app(
     rt: Runtime, app: App, agent: str | None, *, fakes: bool = False, auth: dict[str, str] | None = None
 ) -> None:
-    """Register the app's tools and toolsets, ``agent``'s callbacks and (with ``fakes``) the tool fakes."""
+    """Register the app's tools and toolsets, the code guardrails that apply and ``agent``'s callbacks,
+    and (with ``fakes``) the tool fakes."""
     for tool in app.tools.values():
         with _about(tool.code_path):
             registered = rt.add_tool(tool.source, tool.entry)
@@ -68,11 +71,19 @@ def register_app(
     for toolset in app.toolsets.values():
         with _about(toolset.schema_path):
             rt.add_openapi(toolset.display_name, toolset.document, auth=auth)
-    if agent is not None:
-        for callback in app.agent(agent).callbacks:
-            if not callback.disabled:
-                with _about(callback.code_path):
-                    rt.add_callback(callback.source)
+    guards = [callback for guardrail in applied_guardrails(app, agent) for callback in guardrail.callbacks]
+    for callback in [*guards, *(app.agent(agent).callbacks if agent is not None else [])]:
+        if not callback.disabled:
+            with _about(callback.code_path):
+                rt.add_callback(callback.source)
+
+
+def applied_guardrails(app: App, agent: str | None) -> list[AppGuardrail]:
+    """The enabled guardrails of the app's ``guardrails``, then of ``agent``'s, each once; names
+    that are no guardrail of the app are left to ``check_app``."""
+    names = [*app.resource.guardrails, *(app.agent(agent).resource.guardrails if agent is not None else [])]
+    chosen = [app.guardrails[name] for name in dict.fromkeys(names) if name in app.guardrails]
+    return [guardrail for guardrail in chosen if guardrail.enabled]
 
 
 @contextmanager
