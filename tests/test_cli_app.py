@@ -35,9 +35,10 @@ def test_unpack_check_turn_edit_pack(tmp_path: Path) -> None:
     assert toolpen("app", "pack", "work", "-o", "same.zip", cwd=tmp_path).returncode == 0
     assert (tmp_path / "same.zip").read_bytes() == (tmp_path / "export.zip").read_bytes()
 
-    checked = toolpen("app", "check", "work", cwd=tmp_path)
-    assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "0 error(s), 0 warning(s) in 10 Python file(s) of Customer Service" in checked.stdout
+    for app in ("work", "export.zip"):
+        checked = toolpen("app", "check", app, cwd=tmp_path)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        assert "0 error(s), 0 warning(s) in 10 Python file(s) of Customer Service" in checked.stdout
 
     turn = toolpen(
         "app", "turn", "work", TURN, "--agent", "Loyalty Desk", "--store", "memory://", "--json", cwd=tmp_path
@@ -98,6 +99,10 @@ def test_a_tool_reaches_the_toolset_at_the_environments_url(tmp_path: Path, crm:
         "crm_service_add_cart_item",
         "crm_service_patch_customers_customer_id_loyalty",
     ]
+    for fmt in ("openai", "responses", "mcp"):
+        other = toolpen("app", "schema", "work", "--format", fmt, cwd=tmp_path)
+        assert other.returncode == 0 and len(json.loads(other.stdout)) == len(schema), other.stderr
+        assert '"crm_service_add_cart_item"' in other.stdout and '"get_customer"' in other.stdout
 
 
 def test_a_broken_app_and_a_bad_archive_have_their_exit_codes(tmp_path: Path) -> None:
