@@ -50,11 +50,14 @@ _PYFLAKES_ERRORS: tuple[type[messages.Message], ...] = (
 NO_TOOL = "no tool here: the file defines no top-level function (its code is still checked)"
 
 
-def check_source(source: str, *, walls: WallsMode = "all", tool_required: bool = True) -> list[Diagnostic]:
+def check_source(
+    source: str, *, walls: WallsMode = "all", tool_required: bool = True, entry: str | None = None
+) -> list[Diagnostic]:
     """All diagnostics of a tool's source, sorted by line and column (no policy ones under ``walls="process"``).
 
     A file without a top-level function is an error where a tool is required (registering one),
-    a note otherwise (``toolpen check`` of a helper module).
+    a note otherwise (``toolpen check`` of a helper module). ``entry`` names the tool's function
+    (default: the first top-level one).
     """
     try:
         module = parse_tool_source(source)
@@ -67,7 +70,7 @@ def check_source(source: str, *, walls: WallsMode = "all", tool_required: bool =
     ):
         diagnostics = [Diagnostic("note", NO_TOOL, 1, 1, "schema")]
     else:
-        diagnostics = _tool_diagnostics(module) + unnamed_callback_warnings(module)
+        diagnostics = _tool_diagnostics(module, entry) + unnamed_callback_warnings(module)
     diagnostics += state_value_warnings(module)
     diagnostics += pyflakes_diagnostics(module)
     if walls != "process":
@@ -75,9 +78,9 @@ def check_source(source: str, *, walls: WallsMode = "all", tool_required: bool =
     return sorted(set(diagnostics), key=lambda d: (d.line, d.col, d.level, d.message))
 
 
-def _tool_diagnostics(module: ast.Module) -> list[Diagnostic]:
+def _tool_diagnostics(module: ast.Module, entry: str | None) -> list[Diagnostic]:
     try:
-        spec = spec_from_module(module)
+        spec = spec_from_module(module, entry)
     except InvalidSource as error:
         return [_from_error(error, "schema")]
     entries = [

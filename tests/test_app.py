@@ -318,3 +318,15 @@ def test_the_card_number_guardrail_triggers_before_the_agents_own_callbacks(copy
     edit_json(copy / GUARD, {"enabled": False})
     with app_runtime(load_app(copy)) as rt:
         assert before_model(rt, "my card is 4111 1111 1111 1111") is None
+
+
+def test_a_tool_is_checked_at_its_named_entry_not_its_first_helper(copy: Path) -> None:
+    code = copy / "tools/get_customer/python_function/python_code.py"
+    code.write_text("def _Normalized(value):\n    return value.strip()\n\n\n" + code.read_text())
+    assert [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "error"] == []
+    edit_json(
+        copy / "tools/get_customer/get_customer.json",
+        {"pythonFunction": {"pythonCode": str(code.relative_to(copy))}},
+    )
+    errors = [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "error"]
+    assert any("tool name '_Normalized' is not snake_case" in error for error in errors)  # no name: the first

@@ -64,8 +64,9 @@ def check_app(app: App, *, walls: WallsMode = "all") -> list[Finding]:
     """Every finding, file by file; errors make the app unusable, warnings may not."""
     findings: list[Finding] = []
     guards = {callback.code_path for guardrail in app.guardrails.values() for callback in guardrail.callbacks}
+    entries = {tool.code_path: tool.entry for tool in app.tools.values()}
     for path, source in dict(code_files(app)).items():
-        diagnostics = check_source(source, walls=walls)
+        diagnostics = check_source(source, walls=walls, entry=entries.get(path))
         if path in guards:
             diagnostics = _guardrail_diagnostics(source, diagnostics)
         findings += [Finding(path, diagnostic) for diagnostic in diagnostics]
