@@ -330,3 +330,21 @@ def test_a_tool_is_checked_at_its_named_entry_not_its_first_helper(copy: Path) -
     )
     errors = [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "error"]
     assert any("tool name '_Normalized' is not snake_case" in error for error in errors)  # no name: the first
+
+
+def test_a_golden_naming_what_the_app_lacks_is_a_warning(copy: Path) -> None:
+    steps = [
+        {"userInput": {"text": "hi"}},
+        {"expectation": {"agentTransfer": {"targetAgent": "Billing Desk"}}},
+        {"expectation": {"toolCall": {"tool": "refund_order", "args": {}}}},
+        {"expectation": {"toolCall": {"toolsetTool": {"toolset": "crm_service", "toolId": "getCart"}}}},
+        {"expectation": {"toolResponse": {"tool": "update_customer_loyalty_points", "response": {}}}},
+        {"expectation": {"toolCall": {"tool": "end_session", "args": {}}}},
+    ]
+    edit_json(copy / EVALUATION, {"golden": {"turns": [{"steps": steps}]}})
+    found = {(f.path, f.diagnostic.level, f.diagnostic.message) for f in check_app(load_app(copy))}
+    assert found == {
+        (EVALUATION, "warning", "agentTransfer: no agent named 'Billing Desk'"),
+        (EVALUATION, "warning", "no tool named 'refund_order' in the app"),
+        (EVALUATION, "warning", "toolsetTool: toolset 'crm_service' has no operation 'getCart'"),
+    }

@@ -13,6 +13,7 @@ import pytest
 
 from runtime.app import app_runtime, check_app, load_app, pack, unpack
 from runtime.app.inline import find_inline
+from runtime.errors import InvalidApp
 from tests.conftest import SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"
@@ -133,3 +134,17 @@ def test_a_laid_out_file_never_overwrites_one_of_the_export(taken: bool) -> None
     paths = {item.code_path for item in find_inline(files) if item.resource == TOOL_JSON}
     expected = "tools/get_customer/python_function/python_code_2.py" if taken else TOOL_CODE
     assert expected in paths
+
+
+def test_a_missing_code_file_stays_the_loaders_error_after_unpack(tmp_path: Path) -> None:
+    files = inline_files()
+    files[TOOL_JSON] = files[TOOL_JSON].replace(
+        json.dumps((APP / TOOL_CODE).read_text()), '"tools/get_customer/gone.py"'
+    )
+    with zipfile.ZipFile(tmp_path / "export.zip", "w") as archive:
+        for name, text in files.items():
+            archive.writestr(f"{ROOT}/{name}", text)
+    unpack(tmp_path / "export.zip", tmp_path / "work")
+    assert not (tmp_path / "work/tools/get_customer/python_function").exists()
+    with pytest.raises(InvalidApp, match="pythonFunction.pythonCode names 'tools/get_customer/gone.py'"):
+        load_app(tmp_path / "work")

@@ -7,6 +7,7 @@ whole app shows, read statically:
   from its entry function's name (CES derives one from the other);
 - ``tools.<name>`` / ``async_tools.<name>`` naming no tool of the app (Python tools by function
   name, OpenAPI operations as ``<toolset>_<operation>``);
+- a golden evaluation's step naming a tool, toolset operation or agent the app lacks (a warning);
 - a code guardrail's callback returning a dict without a literal ``decision`` of OK or TRIGGER;
 - a session variable read (``get_variable("k")``, ``context.state["k"]``, ``.state.get("k")``,
   ``.variables[...]``) that ``variableDeclarations`` does not declare (a warning: a tool of the
@@ -72,6 +73,7 @@ def check_app(app: App, *, walls: WallsMode = "all") -> list[Finding]:
         findings += [Finding(path, diagnostic) for diagnostic in diagnostics]
     callable_names = _tool_names(app, findings)
     findings += _agent_references(app)
+    findings += _evaluation_references(app, callable_names)
     declared = {variable.name for variable in app.resource.variable_declarations}
     for path, source in dict(code_files(app)).items():
         findings += _code_references(path, source, callable_names, declared)
@@ -175,6 +177,49 @@ def _agent_references(app: App) -> list[Finding]:
                 message = f"toolsets: toolset {use.toolset!r} has no operation {missing!r}"
                 findings.append(_at(path, "error", message))
     return findings
+
+
+def _evaluation_references(app: App, callable_names: set[str]) -> list[Finding]:
+    """Golden steps naming a tool, toolset operation or agent the app does not have (warnings:
+    the console keeps such an evaluation, marked invalid)."""
+    findings: list[Finding] = []
+    tools = {*callable_names, *app.tools, *app.other_tools, *RESERVED_TOOL_NAMES}
+    for evaluation in app.evaluations.values():
+        golden = evaluation.resource.golden
+        steps = [step for turn in golden.turns for step in turn.steps] if golden else []
+        for step in steps:
+            expectation = step.expectation
+            calls = (
+                [expectation.tool_call, expectation.tool_response, expectation.mock_tool_response]
+                if expectation
+                else []
+            )
+            for call in filter(None, calls):
+                problem = _missing_tool(app, tools, call)
+                if problem:
+                    findings.append(_at(evaluation.resource_path, "warning", problem))
+            transfers = [step.agent_transfer, expectation.agent_transfer if expectation else None]
+            for transfer in filter(None, transfers):
+                target = transfer.get("targetAgent")
+                if isinstance(target, str) and target not in app.agents:
+                    findings.append(
+                        _at(evaluation.resource_path, "warning", f"agentTransfer: no agent named {target!r}")
+                    )
+    return findings
+
+
+def _missing_tool(app: App, tools: set[str], call: dict) -> str | None:
+    """What a golden's ``toolCall`` / ``toolResponse`` names that the app lacks, if anything."""
+    tool, toolset_tool = call.get("tool"), call.get("toolsetTool")
+    if isinstance(tool, str) and tool not in tools:
+        return f"no tool named {tool!r} in the app"
+    if isinstance(toolset_tool, dict):
+        toolset = app.toolsets.get(str(toolset_tool.get("toolset")))
+        if toolset is None:
+            return f"toolsetTool: no toolset named {toolset_tool.get('toolset')!r} in the app"
+        if toolset_tool.get("toolId") not in operation_ids(toolset.document):
+            return f"toolsetTool: toolset {toolset.display_name!r} has no operation {toolset_tool.get('toolId')!r}"
+    return None
 
 
 def _code_references(path: str, source: str, tools: set[str], declared: set[str]) -> list[Finding]:

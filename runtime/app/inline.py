@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from runtime.app.loader import PATH_LIKE
 from runtime.errors import InvalidApp
 
 CODE_MEMBER = "pythonCode"
@@ -50,7 +51,7 @@ def find_inline(files: dict[str, bytes]) -> list[InlineCode]:
         except (UnicodeDecodeError, ValueError, yaml.YAMLError):
             continue  # the loader says what is wrong with it
         for member, value in _code_members(data, ()):
-            if value not in files:
+            if value not in files and not PATH_LIKE.match(value):  # a missing file: the loader says so
                 code_path = _free(_laid_out(path, member), taken)
                 taken.add(code_path)
                 found.append(InlineCode(path, member, code_path))

@@ -35,7 +35,7 @@ from runtime.errors import BadArchive, InvalidApp
 APP_FILES = ("app.json", "app.yaml", "app.yml")
 WORK_FOLDER = ".toolpen"
 """Inside an unpacked app: what ``toolpen app unpack`` keeps for ``pack`` (never part of the app)."""
-_PATH_LIKE = re.compile(r"^[\w./ -]+\.(py|txt|ya?ml|json)$")
+PATH_LIKE = re.compile(r"^[\w./ -]+\.(py|txt|ya?ml|json)$")
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -276,7 +276,7 @@ def resolve_text(files: dict[str, bytes], value: str, where: str) -> tuple[str, 
     """A path-valued member's file text and path, or the member itself when it holds the text inline."""
     if value in files:
         return _decoded(files[value], value), value
-    if _PATH_LIKE.match(value):
+    if PATH_LIKE.match(value):
         raise InvalidApp(f"{where} names {value!r}, which is not in the export")
     return value, None
 
