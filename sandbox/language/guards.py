@@ -10,6 +10,7 @@ type check and a builtin call.
 from __future__ import annotations
 
 import abc
+import builtins
 import copy
 import dataclasses
 import enum
@@ -27,6 +28,8 @@ from runtime.errors import PolicyViolation
 
 TOOL_MODULE_NAME = "toolpen_tool"
 """``__name__`` of every tool's globals, and so ``__module__`` of what tool code defines."""
+PLAIN_MODULE_NAME = "toolpen_plain_tool"
+"""``__name__`` of a ``walls="process"`` tool's globals: plain CPython, which the language wall's hooks leave alone."""
 
 BLOCKED_ATTRIBUTES = frozenset(
     {
@@ -256,6 +259,42 @@ def checks_apply() -> bool:
             return False
         frame = frame.f_back
     return _armed
+
+
+def restricted_code_running() -> bool:
+    """True where the language wall applies (``checks_apply``), unless a ``walls="process"`` tool is what runs."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_globals.get("__name__")
+        if name == TOOL_MODULE_NAME:
+            return True
+        if name == PLAIN_MODULE_NAME:
+            return False
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return False
+        frame = frame.f_back
+    return _armed
+
+
+def _refuse_code_objects(event: str, args: tuple[Any, ...]) -> None:
+    if event == "code.__new__" and restricted_code_running():
+        refuse("building code objects is not allowed: tool code runs only the source it was given")
+
+
+_audit_hook_installed = False
+
+
+def install_code_hook() -> None:
+    """Refuse ``CodeType(...)`` and ``code.replace(...)`` under the language wall (an audit hook: it stays). Idempotent.
+
+    Whatever way tool code finds the ``code`` class, bytecode it builds would run past every
+    guard; CPython itself never builds code objects that way while a tool runs (``compile`` and
+    imports raise other events).
+    """
+    global _audit_hook_installed
+    if not _audit_hook_installed:
+        sys.addaudithook(_refuse_code_objects)
+        _audit_hook_installed = True
 
 
 def exact_str(value: object, what: str = "a name") -> str:
@@ -629,6 +668,32 @@ def guarded_type(*args: Any) -> type:
     return kind
 
 
+def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -> Any:
+    """``__build_class__`` for tool code: a class statement may not make a metaclass.
+
+    A base that is ``type`` itself or a subclass of it (reached through ``__mro_entries__`` of
+    ``type[int]`` or ``typing.Type``, whose origin is the real ``type``) would make the class a
+    metaclass: calling it builds classes with any namespace (``__hash__``/``__eq__`` of classes,
+    special methods a class body may not define), past the policy and ``guarded_type``.
+    """
+    for base in types.resolve_bases(bases):
+        if isinstance(base, type) and issubclass(base, type):
+            refuse(
+                "a class may not derive from type (a metaclass builds classes past the sandbox's rules);"
+                " write ordinary classes"
+            )
+    return builtins.__build_class__(body, name, *bases, **keywords)
+
+
+class _GuardedTypeAlias(types.GenericAlias):
+    """``type[X]`` in tool code: the same alias for annotations, but calling it is ``guarded_type``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> type:
+        if kwargs:
+            refuse("type() takes no keyword arguments in tool code")
+        return guarded_type(*args)
+
+
 class _GuardedTypeMeta(type):
     """Makes ``type`` in tool code answer ``isinstance``/``issubclass`` as the real one while calls stay guarded."""
 
@@ -651,7 +716,7 @@ class GuardedType(metaclass=_GuardedTypeMeta):
     __slots__ = ()
 
     def __class_getitem__(cls, item: Any) -> Any:
-        return type[item]
+        return _GuardedTypeAlias(type, item)
 
 
 GuardedType.__name__ = GuardedType.__qualname__ = "type"

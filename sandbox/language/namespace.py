@@ -75,7 +75,6 @@ _PLAIN_BUILTINS = [
     "tuple",
     "zip",
     "format",
-    "__build_class__",
 ]
 _EXCEPTIONS = tuple(
     name
@@ -94,6 +93,7 @@ _GUARDED_BUILTINS: dict[str, Any] = {
     "type": guards.GuardedType,
     "vars": guards.guarded_vars,
     "__import__": import_view,
+    "__build_class__": guards.guarded_build_class,
 }
 SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
     {name: getattr(builtins, name) for name in (*_PLAIN_BUILTINS, *_EXCEPTIONS)} | _GUARDED_BUILTINS
@@ -189,7 +189,7 @@ def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
 
 
 def install_process_hooks(*, worker: bool = False) -> None:
-    """Once per process before tool code runs: the ``typing.ForwardRef``, pydantic and enum hooks. Idempotent.
+    """Once per process before tool code runs: the ``typing.ForwardRef``, pydantic, enum and code-object hooks. Idempotent.
 
     In a ``worker`` (a zygote and what it forks) the hooks' checks then apply to everything the
     process does, not only while tool code is on the stack (``guards.arm_checks``).
@@ -199,3 +199,4 @@ def install_process_hooks(*, worker: bool = False) -> None:
     install_forward_ref_hook()
     install_pydantic_hook()
     install_enum_hook()
+    guards.install_code_hook()

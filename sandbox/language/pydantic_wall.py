@@ -22,9 +22,10 @@ from typing import Any
 
 import pydantic_core
 
-from sandbox.language.guards import checks_apply, is_allowed_attribute, refuse
+from sandbox.language.guards import GuardedType, checks_apply, is_allowed_attribute, refuse
 
 _FIELD_HOLDERS = ("model-fields", "typed-dict")
+_CLASS_CHECKS = ("is-instance", "is-subclass")
 _SERIALIZER_MODULES = (
     "pydantic.type_adapter",
     "pydantic._internal._model_construction",
@@ -67,6 +68,10 @@ def _check_field_name(name: object) -> None:
 def check_core_schema(schema: Any) -> None:
     """Refuse a core schema with field names, computed fields or validation aliases that name attributes tool code may not read.
 
+    An ``is-instance``/``is-subclass`` check of the real ``type`` is changed to the tool's
+    ``type`` (``guards.GuardedType``, which answers ``isinstance`` the same way), so that no schema
+    built under the wall hands tool code the class factory.
+
     The walk reads the schema as pydantic-core does (dict and list storage, ``type`` as an exact
     ``str``), so no method of a tool's subclass runs and what is checked is what is built.
     """
@@ -93,6 +98,10 @@ def check_core_schema(schema: Any) -> None:
                 _check_field_name(dict.get(node, "property_name"))
             if dict.__contains__(node, "validation_alias"):
                 _check_alias(dict.get(node, "validation_alias"))
+            if kind in _CLASS_CHECKS and dict.get(node, "cls") is type:
+                # ``typing.Type`` / ``type[Any]``: the schema is public (``TypeAdapter.core_schema``), and
+                # the real ``type`` in it would build classes and metaclasses past guarded_type
+                dict.__setitem__(node, "cls", GuardedType)
         stack.extend(_items(node))
 
 

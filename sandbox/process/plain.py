@@ -19,10 +19,8 @@ from typing import Any, TextIO
 from runtime.errors import InvalidSource, PolicyViolation
 from runtime.parsing import parse_source
 from sandbox.language.compiler import TOOL_FILENAME
+from sandbox.language.guards import PLAIN_MODULE_NAME
 from sandbox.language.namespace import OutputCapture
-
-PLAIN_MODULE_NAME = "toolpen_plain_tool"
-"""The module plain tool code runs as; the language wall's hooks watch another name and stay out of the way."""
 
 
 @functools.lru_cache(maxsize=128)
