@@ -388,7 +388,12 @@ class WorkerPool:
         self._ready.put(worker)
 
     def _retire(self, worker: _Worker) -> None:
-        """Close a worker and ask for its replacement."""
+        """Kill and close a worker, and ask for its replacement.
+
+        Killed, not only hung up on: a worker under ``walls="process"`` can send its own ``done``
+        early and sleep on (no CPU time spent), holding memory after its call ended.
+        """
+        worker.kill()
         worker.close()
         # the replacement is forked after the call, not during it: on a small machine the
         # fork and the new worker's warm-up would otherwise compete with the call for CPU

@@ -26,6 +26,7 @@ from runtime.probes.judges import (
     kernel_refused,
     no_secret,
     nothing_of_the_host,
+    worker_gone,
 )
 from sandbox.limits import Limits, MiB
 
@@ -417,6 +418,30 @@ def probe(t):
     return results
 """,
         all_failed,
+    ),
+    Probe(
+        "outlive the call: send its own done, then sleep",
+        "processes",
+        """
+def probe(t):
+    import json, struct, time
+    host = None
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink("/proc/self/fd/" + name).startswith("socket:"):
+                host = int(name)
+        except OSError:
+            pass
+    start = open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19]
+    done = {"op": "done", "success": True, "output": {"pid": os.getpid(), "start": start},
+            "state_delta": {"set": {}, "deleted": []}, "logs": ""}
+    body = json.dumps(done).encode()
+    os.write(host, struct.pack(">I", len(body)) + body)
+    while True:
+        time.sleep(0.1)
+""",
+        worker_gone,
+        Limits(wall_time=5.0, cpu_time=2.0, memory=256 * MiB, open_files=64),
     ),
     *(
         Probe(

@@ -8,6 +8,8 @@ sacrificial process untouched, whatever the tool claims.
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -95,6 +97,42 @@ def ended_with(*kinds: str) -> Judge:
         return _outside(targets, [])
 
     return judge
+
+
+WORKER_GONE_WITHIN = 3.0
+"""Seconds a worker may take to be gone once its call has ended."""
+
+
+def worker_gone(reply: WorkerReply, targets: Targets) -> str | None:
+    """The worker is gone soon after its call ended, even one that sent its own ``done`` and slept on.
+
+    The probe answers with its pid in the jail and its start time (``/proc/<pid>/stat``); the host
+    looks for that process among its own (``NSpid`` gives the pid each namespace sees).
+    """
+    if reply.error is not None or not isinstance(reply.output, dict):
+        return _outside(targets, [])  # no early done reached the host: the wall clock ended the call
+    pid, start = str(reply.output.get("pid")), str(reply.output.get("start"))
+    deadline = time.monotonic() + WORKER_GONE_WITHIN
+    while _still_running(pid, start):
+        if time.monotonic() > deadline:
+            return _outside(targets, [f"the worker (pid {pid} in the jail) still runs after its call ended"])
+        time.sleep(0.05)
+    return _outside(targets, [])
+
+
+def _still_running(pid: str, start: str) -> bool:
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = Path(entry.path, "status").read_text()
+            stat = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        nspid = next((line.split()[1:] for line in status.splitlines() if line.startswith("NSpid:")), [])
+        if nspid and nspid[-1] == pid and stat[19] == start and stat[0] != "Z":
+            return True
+    return False
 
 
 def descriptors_capped(reply: WorkerReply, targets: Targets) -> str | None:
