@@ -390,7 +390,7 @@ def _owner(classes: Iterable[type], name: str) -> type | None:
 
 def _lookup_classes(obj: Any) -> tuple[tuple[type, ...], bool]:
     """The classes an attribute of ``obj`` is looked up in, and whether ``obj`` is the tool's own."""
-    if type(obj) is super:
+    if isinstance(obj, super):  # a subclass of super too: its lookups are super's
         view: Any = obj
         mro = view.__self_class__.__mro__
         return mro[mro.index(view.__thisclass__) + 1 :], False
@@ -433,7 +433,7 @@ def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
     ``__setattr__``/``__delattr__`` (``object.__setattr__(self, "x", v)`` in a frozen dataclass) check
     the attribute name as ``setattr`` does, whoever defines them.
     """
-    if type(obj) is super:
+    if isinstance(obj, super):  # a subclass of super too: its lookups are super's
         bound_to = getattr(obj, "__self__")  # noqa: B009 - typeshed does not know super.__self__
         if not (is_tool_class(bound_to) or is_tool_class(type(bound_to))):
             refuse(f"super().{name} is available in the tool's own classes only")

@@ -169,3 +169,23 @@ def test_frozen_dataclasses_set_fields_with_object_setattr() -> None:
         "def tool():\n    a = Audited()\n    a.x = 1\n    return Price(10).gross, a._last\n"
     )
     assert run_tool(source)[0] == (12.0, "x")
+
+
+SUPER_SUBCLASS_ATTACKS = {
+    "private-read": "class S(super):\n    pass\ndef tool():\n    return S(type(tools), tools)._rpc\n",
+    "private-getattr": "class S(super):\n    pass\ndef tool():\n    return getattr(S(type(tools), tools), '_rpc')\n",
+    "host-setattr": "class S(super):\n    pass\ndef tool():\n    S(type(tools), tools).__setattr__('_rpc', print)\n",
+    "host-init": "class S(super):\n    pass\ndef tool():\n    S(type(context), context).__init__({'state': {}})\n",
+}
+
+
+@pytest.mark.parametrize("source", SUPER_SUBCLASS_ATTACKS.values(), ids=SUPER_SUBCLASS_ATTACKS.keys())
+def test_a_subclass_of_super_is_held_to_super_rules(source: str) -> None:
+    # the guards special-cased super by exact type; an outside review read tools._rpc through a
+    # subclass of super, whose lookups are super's but which passed as the tool's own object
+    from sandbox.bridges.ces_context import CesTools
+
+    context = Context({"state": {"k": 1}})
+    with pytest.raises(PolicyViolation):
+        run_tool(source, injected={"context": context, "tools": CesTools(lambda *a: None, context.state)})
+    assert context.state == {"k": 1}
