@@ -584,7 +584,7 @@ def guarded_write(obj: Any, name: str | None = None) -> Any:
         refuse(
             "cannot modify a module: modules are shared read-only views; keep your own values in variables"
         )
-    if kind is dataclasses.Field:
+    if issubclass(kind, dataclasses.Field):  # a subclass too: dataclass() takes any Field instance
         # asdict/astuple/replace read ``getattr(obj, field.name)`` unguarded: the name stays the class's
         refuse("cannot modify a dataclass field definition")
     if name is not None:

@@ -64,6 +64,13 @@ ATTACKS: dict[str, str] = {
     "match-blocked-keyword": (
         "def tool():\n    g = (x for x in [1])\n    match g:\n        case object(gi_frame=f):\n            return f\n"
     ),
+    # dataclasses.asdict reads getattr(obj, field.name): a Field subclass is a field definition too
+    "dataclass-field-subclass-renamed": (
+        "import dataclasses\nclass F(dataclasses.Field):\n    pass\ndef tool():\n"
+        "    f = F(0, dataclasses.MISSING, True, True, None, True, None, False)\n"
+        "    @dataclasses.dataclass\n    class D:\n        x: int = f\n"
+        "    f.name = '__new__'\n    return dataclasses.asdict(D())\n"
+    ),
     # functools.wraps writes and copies attributes named by its arguments
     "wraps-updated-globals": (
         "import functools, json\ndef tool():\n    def f():\n        pass\n"
