@@ -491,7 +491,7 @@ def guarded_vars(*args: Any) -> dict[str, Any]:
 
 
 def _not_a_module(value: Any, name: str) -> Any:
-    if type(value) is types.ModuleType:
+    if isinstance(value, types.ModuleType):
         refuse(f"attribute {name!r} is a module; import a vetted module instead")
     return value
 
@@ -580,7 +580,7 @@ def guarded_write(obj: Any, name: str | None = None) -> Any:
             f"cannot modify {getattr(obj, '__name__', kind.__name__)!r}: it is shared with the library, not defined by"
             " the tool; subclass it or keep your own value instead"
         )
-    if kind is types.ModuleType or getattr(kind, "read_only_view", False):
+    if issubclass(kind, types.ModuleType) or getattr(kind, "read_only_view", False):
         refuse(
             "cannot modify a module: modules are shared read-only views; keep your own values in variables"
         )
