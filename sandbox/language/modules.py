@@ -59,6 +59,8 @@ ALLOWED_MODULES = frozenset(
         "unicodedata",
         "secrets",
         "contextlib",
+        "numbers",
+        "types",
     }
 )
 
@@ -102,6 +104,48 @@ _PYDANTIC_NAMES = (
     "SecretStr",
     "Json",
     "UUID4",
+    # Annotated metadata: validators and serializers run the tool's own functions
+    "AfterValidator",
+    "BeforeValidator",
+    "PlainValidator",
+    "WrapValidator",
+    "PlainSerializer",
+    "WrapSerializer",
+    "SerializeAsAny",
+    "InstanceOf",
+    "SkipValidation",
+    "Strict",
+    "StringConstraints",
+    "AllowInfNan",
+    "Discriminator",
+    "Tag",
+    "FailFast",
+    # constrained and special types
+    "condecimal",
+    "condate",
+    "conset",
+    "confrozenset",
+    "conbytes",
+    "FiniteFloat",
+    "NonPositiveFloat",
+    "StrictBytes",
+    "SecretBytes",
+    "ByteSize",
+    "PastDate",
+    "FutureDate",
+    "PastDatetime",
+    "FutureDatetime",
+    "AwareDatetime",
+    "NaiveDatetime",
+    "JsonValue",
+    "UUID1",
+    "UUID3",
+    "UUID5",
+    "Base64Str",
+    "Base64Bytes",
+    "Base64UrlStr",
+    "Base64UrlBytes",
+    "PydanticUserError",
 )
 _TIME_NAMES = (
     "time",
@@ -110,19 +154,32 @@ _TIME_NAMES = (
     "monotonic_ns",
     "perf_counter",
     "perf_counter_ns",
+    "process_time",
+    "process_time_ns",
+    "thread_time",
+    "thread_time_ns",
     "sleep",
     "strftime",
     "strptime",
     "gmtime",
     "localtime",
     "mktime",
+    "asctime",
+    "ctime",
     "struct_time",
+    "get_clock_info",
+    "timezone",
+    "altzone",
+    "daylight",
+    "tzname",
 )
 _EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {
     "pydantic": _PYDANTIC_NAMES,
     "time": _TIME_NAMES,
     # in-memory files only: no open(), no file descriptors
-    "io": ("StringIO", "BytesIO"),
+    "io": ("StringIO", "BytesIO", "SEEK_SET", "SEEK_CUR", "SEEK_END", "UnsupportedOperation"),
+    # FunctionType, CodeType, new_class, ... build functions and classes from parts
+    "types": ("SimpleNamespace", "MappingProxyType"),
 }
 
 _STATE = "it changes process-wide state"
@@ -158,6 +215,11 @@ _LEFT_OUT: dict[str, dict[str, str]] = {
         "uuid1": "it runs platform helpers to read the machine's address; use uuid4",
     },
     "zoneinfo": {"reset_tzpath": f"{_STATE} (where time zone files are read from)"},
+    "time": {
+        "tzset": f"{_STATE} (the local time zone); use zoneinfo.ZoneInfo",
+        "clock_settime": f"{_STATE} (the system clock)",
+        "clock_settime_ns": f"{_STATE} (the system clock)",
+    },
 }
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
@@ -207,7 +269,13 @@ class ModuleView:
         try:
             return members[name]
         except KeyError:
-            raise AttributeError(f"module {self._name!r} has no attribute {name!r} in toolpen") from None
+            pass
+        module = object.__getattribute__(self, "_name")
+        reason = left_out_reason(module, name) if type(name) is str else None
+        # CPython's own message when the module has no such name; why toolpen left it out otherwise
+        raise AttributeError(
+            f"module {module!r} has no attribute {name!r}" + (f": {reason}" if reason else "")
+        )
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise PolicyViolation(f"module {self._name!r} is read-only")
@@ -247,6 +315,10 @@ def _public_members(name: str) -> dict[str, Any]:
         if member_name.startswith("_") or member_name in left_out:
             continue
         value = getattr(module, member_name)
+        if (
+            type(value) is set
+        ):  # a constant kept in a set (hashlib.algorithms_guaranteed): a copy no call can change
+            value = frozenset(value)
         if _is_shareable(value):
             members[member_name] = value
     members.update(_REPLACED.get(name, {}))
@@ -314,14 +386,21 @@ def missing_member(module: str, member: str) -> str:
 
 def left_out_reason(module: str, member: str) -> str | None:
     """Why toolpen's view of an allowed ``module`` leaves out a public ``member`` it has, else None."""
-    if module not in ALLOWED_MODULES or member.startswith("_") or hasattr(module_view(module), member):
+    if module not in ALLOWED_MODULES or member.startswith("_"):
         return None
-    if not hasattr(importlib.import_module(module), member):
+    view = module_view(module)
+    if member in object.__getattribute__(view, "_members") or not hasattr(
+        importlib.import_module(module), member
+    ):
         return None
     reason = _LEFT_OUT.get(module, {}).get(member)
     if reason is None:
-        offered = dir(module_view(module))
+        offered = dir(view)
         if len(offered) <= 12:
             return f"toolpen's {module} offers {', '.join(offered)} only"
-        reason = "it is a module, a value shared by every call, or a metaclass"
+        reason = (
+            "its view offers the names it lists, and not this one"
+            if module in _EXPLICIT_NAMES
+            else "it is a module, a value shared by every call, or a metaclass"
+        )
     return f"toolpen's {module} leaves it out: {reason}"

@@ -81,9 +81,10 @@ _EXCEPTIONS = tuple(
     for name, value in vars(builtins).items()
     if isinstance(value, type)
     and issubclass(value, BaseException)
-    and not issubclass(value, BaseExceptionGroup)
     and name not in ("KeyboardInterrupt", "SystemExit", "GeneratorExit")
 )
+"""The builtin exceptions, exception groups included (``except*``, whose CPython bug CVE-2025-22153
+used, is refused at compile time; raising, catching and splitting a group is ordinary code)."""
 _GUARDED_BUILTINS: dict[str, Any] = {
     "getattr": guards.guarded_getattr,
     "hasattr": guards.guarded_hasattr,
@@ -99,7 +100,7 @@ SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
     {name: getattr(builtins, name) for name in (*_PLAIN_BUILTINS, *_EXCEPTIONS)} | _GUARDED_BUILTINS
 )
 """Every builtin tool code sees. Absent on purpose: eval, exec, compile, open, globals, locals,
-input, breakpoint, help, exit/quit, and the exception groups."""
+input, breakpoint, help, exit/quit, and KeyboardInterrupt, SystemExit, GeneratorExit."""
 
 _GUARDS: dict[str, Any] = {
     "_getattr_": guards.guarded_getattr,
@@ -154,13 +155,23 @@ class _Printer:
         file: object = None,
         flush: bool = False,
     ) -> None:
-        if file is not None:
-            guards.refuse("print(file=...) is not available; print writes to the call's log")
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
-        if type(sep) is not str or type(end) is not str:
-            raise TypeError("sep and end must be strings")
-        self._output.write(sep.join(map(str, objects)) + end)
+        for name, value in (("sep", sep), ("end", end)):
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be None or a string, not {type(value).__name__}")
+        if file is None:
+            self._output.write(sep.join(map(str, objects)) + end)
+            return
+        # print(..., file=buffer) is buffer.write(...) piece by piece, as CPython does: through the guards
+        write = guards.guarded_getattr(file, "write")
+        for index, item in enumerate(objects):
+            if index:
+                write(sep)
+            write(str(item))
+        write(end)
+        if flush:
+            guards.guarded_getattr(file, "flush")()
 
     def __call__(self) -> str:
         """RestrictedPython's ``printed``: what this call printed so far."""

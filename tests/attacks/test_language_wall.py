@@ -166,6 +166,10 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         PolicyViolation,
     ),
     ("io-open", "import io\ndef tool():\n    return io.open\n", AttributeError),
+    # types offers SimpleNamespace and MappingProxyType only: no function, code or class factories
+    ("types-function", "import types\ndef tool():\n    return types.FunctionType\n", AttributeError),
+    ("types-code", "from types import CodeType\ndef tool():\n    return CodeType\n", PolicyViolation),
+    ("types-new-class", "import types\ndef tool():\n    return types.new_class\n", AttributeError),
     ("io-fileio", "from io import FileIO\ndef tool():\n    return FileIO\n", PolicyViolation),
     ("strptime-module", "import _strptime\ndef tool():\n    return 1\n", PolicyViolation),
     ("globals", "def tool():\n    return globals()\n", NameError),
@@ -186,7 +190,8 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "def tool():\n    try:\n        pass\n    except* Exception:\n        pass\n",
         PolicyViolation,
     ),
-    ("print-file", "def tool():\n    print('x', file=context)\n", PolicyViolation),
+    # print(file=x) is x.write(...) through the guards: an object without a public write has none
+    ("print-file", "def tool():\n    print('x', file=context)\n", AttributeError),
     ("star-import", "from json import *\ndef tool():\n    return 1\n", PolicyViolation),
     (
         "subclasses-walk",

@@ -1,9 +1,12 @@
 """The compatibility corpus and plain CPython's answer for each of its tools.
 
 Each ``corpus/<tool>.py`` is an ordinary tool whose entry function is named like the file; its
-first comment lines may give ``# args: {...}`` and ``# context: {...}`` (JSON). ``run_in_cpython``
-runs it the way a developer would before pasting it into an agent: ``exec`` in a fresh module,
-``context`` a plain stand-in with a real dict as ``state``, ``print`` to a captured stdout.
+first comment lines may give ``# args: {...}``, ``# context: {...}`` and ``# tools: {...}`` (JSON;
+``tools`` maps each other tool the tool calls to ``{"takes": [parameter names], "answers": result}``). ``run_in_cpython`` runs it
+the way a developer would before pasting it into an agent: ``exec`` in a fresh module, ``context``
+a plain stand-in with a real dict as ``state``, ``tools`` a stand-in answering the fixed results,
+``print`` to a captured stdout. A tool that raises is expected to fail as toolpen reports it: a
+``tool_error`` naming the exception, CPython's message and the tool's own line, its state unchanged.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import contextlib
 import io
 import json
 import sys
+import traceback
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +24,9 @@ from typing import Any
 
 from sandbox.process.worker import bind_arguments, jsonable
 
-CORPUS = Path(__file__).resolve().parent / "corpus"
+HERE = Path(__file__).resolve().parent
+CORPORA = (HERE / "corpus", HERE / "corpus2")
+"""The first corpus, then a second one written by an outside review in styles the first lacked."""
 CALL_ID = "call-compat"
 INVOCATION_ID = "inv-compat"
 DEFAULT_USER_CONTENT = {"role": "user", "parts": []}
@@ -34,18 +40,26 @@ class CorpusTool:
     source: str
     args: dict[str, Any]
     context: dict[str, Any]
+    tools: dict[str, Any]
 
     @classmethod
     def load(cls, path: Path) -> CorpusTool:
         source = path.read_text(encoding="utf-8")
-        header: dict[str, Any] = {"args": {}, "context": {}}
+        header: dict[str, Any] = {"args": {}, "context": {}, "tools": {}}
         for line in source.splitlines():
             if not line.startswith("# "):
                 break
             key, _, value = line[2:].partition(":")
             if key in header:
                 header[key] = json.loads(value)
-        return cls(path.stem, source, header["args"], header["context"])
+        return cls(path.stem, source, header["args"], header["context"], header["tools"])
+
+    def fake_tools(self) -> dict[str, str]:
+        """The source of each other tool it calls, answering its fixed result whatever it is given."""
+        return {
+            name: f"def {name}({', '.join(f'{p}=None' for p in fake['takes'])}):\n    return {fake['answers']!r}\n"
+            for name, fake in self.tools.items()
+        }
 
     @property
     def runtime_context(self) -> dict[str, Any]:
@@ -54,7 +68,7 @@ class CorpusTool:
 
 
 def corpus() -> list[CorpusTool]:
-    return [CorpusTool.load(path) for path in sorted(CORPUS.glob("*.py"))]
+    return [CorpusTool.load(path) for folder in CORPORA for path in sorted(folder.glob("*.py"))]
 
 
 class PlainContext:
@@ -69,6 +83,45 @@ class PlainContext:
         self.invocation_id = INVOCATION_ID
         self.agent_name = snapshot.get("agent_name") or "agent"
 
+    def get_variable(self, key: str, default: Any = None) -> Any:
+        return self.state.get(key, default)
+
+    def set_variable(self, key: str, value: Any) -> None:
+        self.state[key] = value
+
+
+class FakeResponse:
+    """What a developer's stand-in for ``tools.<name>(...)`` answers: the result, with ``.json()``."""
+
+    status_code = 200
+    ok = True
+
+    def json(self) -> Any:
+        return json.loads(json.dumps(self))
+
+    def raise_for_status(self) -> None:
+        """Nothing: the stand-in never fails."""
+
+
+class FakeDict(FakeResponse, dict):  # type: ignore[type-arg]
+    """A dict result."""
+
+
+class FakeList(FakeResponse, list):  # type: ignore[type-arg]
+    """A list result."""
+
+
+class FakeTools:
+    """``tools`` as a developer fakes it: each named tool answers its fixed result."""
+
+    def __init__(self, fakes: dict[str, Any]) -> None:
+        self._fakes = fakes
+
+    def __getattr__(self, name: str) -> Any:
+        result = json.loads(json.dumps(self._fakes[name]["answers"]))
+        response = FakeList if isinstance(result, list) else FakeDict
+        return lambda arguments=None, /, **keywords: response(result)
+
 
 @dataclass(frozen=True)
 class Observed:
@@ -77,23 +130,41 @@ class Observed:
     output: Any
     state: dict[str, Any]
     logs: str
+    error: dict[str, Any] | None = None
 
 
 def run_in_cpython(tool: CorpusTool) -> Observed:
     """Run ``tool`` in plain CPython, outside any sandbox."""
     module = types.ModuleType(f"compat_{tool.name}")
     context = PlainContext(tool.context)
-    vars(module)["context"] = context
+    vars(module).update(
+        context=context,
+        tools=FakeTools(tool.tools),
+        get_variable=context.get_variable,
+        set_variable=context.set_variable,
+    )
     printed = io.StringIO()
+    filename = f"{tool.name}.py"
     sys.modules[module.__name__] = module  # as an imported module is (dataclasses and pydantic look it up)
     try:
         with contextlib.redirect_stdout(printed):
-            exec(compile(tool.source, f"{tool.name}.py", "exec"), vars(module))
+            code = compile(tool.source, filename, "exec", dont_inherit=True)  # without our __future__
+            exec(code, vars(module))
             function = vars(module)[tool.name]
             positional, keywords = bind_arguments(function, tool.args)
             result = function(*positional, **keywords)
             if asyncio.iscoroutine(result):
                 result = asyncio.run(result)
+    except Exception as exc:  # a failed call leaves the state it was given
+        lines = [
+            line
+            for frame, line in traceback.walk_tb(exc.__traceback__)
+            if frame.f_code.co_filename == filename
+        ]
+        line = lines[-1] if lines else None
+        where = f" (line {line})" if line is not None else ""
+        error = {"kind": "tool_error", "message": f"{type(exc).__name__}: {exc}{where}", "line": line}
+        return Observed(None, PlainContext(tool.context).state, printed.getvalue(), error)
     finally:
         del sys.modules[module.__name__]
     output = json.loads(json.dumps(result, default=jsonable, allow_nan=False, ensure_ascii=False))
