@@ -39,14 +39,19 @@ if TYPE_CHECKING:
 
 
 def read_turn(path: Path) -> dict[str, Any]:
+    return parse_turn(read_source(path), str(path))
+
+
+def parse_turn(text: str, where: str) -> dict[str, Any]:
+    """A turn script from its JSON or YAML text; ``InvalidArguments`` says what ``where`` lacks."""
     import yaml
 
     try:
-        script = yaml.safe_load(read_source(path))
+        script = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise InvalidArguments(f"{path} is not valid JSON or YAML: {error}") from None
+        raise InvalidArguments(f"{where} is not valid JSON or YAML: {error}") from None
     if not isinstance(script, dict) or not isinstance(script.get("calls"), list):
-        raise InvalidArguments(f'{path} must be an object with a "calls" list')
+        raise InvalidArguments(f'{where} must be an object with a "calls" list')
     return script
 
 

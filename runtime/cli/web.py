@@ -1,4 +1,4 @@
-"""`toolpen web`: the local playground page for the tools in PATH."""
+"""`toolpen web`: the local playground page for the tools, callbacks, fakes and turns in PATH, or an app."""
 
 from __future__ import annotations
 
@@ -11,16 +11,36 @@ from typing import Annotated
 import typer
 
 from runtime.cli.app import app, example, need_extra
-from runtime.cli.mcp import tool_files
 from runtime.cli.setup import StoreOption, WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 
 WEB_STORE = "sqlite:///toolpen-web.db"
 
 
+def split_app(paths: list[Path]) -> tuple[Path | None, list[Path]]:
+    """The exported app among the paths (a zip, or a folder holding app.json|yaml), and the rest."""
+    from runtime.app.loader import APP_FILES, app_folder
+
+    def is_app(path: Path) -> bool:
+        if path.is_file():
+            return path.suffix == ".zip"
+        return path.is_dir() and any((app_folder(path) / name).is_file() for name in APP_FILES)
+
+    apps = [path for path in paths if is_app(path)]
+    if len(apps) > 1:
+        typer.echo(f"error: one app at a time, not {', '.join(map(str, apps))}", err=True)
+        raise typer.Exit(2)
+    return (apps[0] if apps else None), [path for path in paths if not apps or path != apps[0]]
+
+
 @app.command("web", epilog=example("toolpen web samples/"))
 def web_command(
-    paths: Annotated[list[Path] | None, typer.Argument(help="Tool files, or directories of them.")] = None,
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Tool, callback, fake and turn files or folders, or an exported app (zip or folder)."
+        ),
+    ] = None,
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = 8765,
     store: StoreOption = WEB_STORE,
@@ -29,9 +49,16 @@ def web_command(
     public: Annotated[
         bool, typer.Option("--public", help="Allow a non-loopback address (anyone with the token runs code).")
     ] = False,
+    agent: Annotated[
+        str | None,
+        typer.Option("--agent", help="Given an app: whose callbacks run (default: the root agent)."),
+    ] = None,
+    fakes: Annotated[
+        bool, typer.Option("--fakes", help="Given an app: let the tools' fakes answer (enableFakeMode).")
+    ] = False,
     allow_weak_isolation: WeakIsolationOption = False,
 ) -> None:
-    """Open a playground page: edit a tool, see its diagnostics and schemas, run it, watch the state.
+    """Open a playground page: edit a tool, see its diagnostics and schemas, run it or a scripted turn, watch the state.
 
     The page needs the token in the printed URL; it binds 127.0.0.1 unless --public.
     """
@@ -45,11 +72,11 @@ def web_command(
             f"error: {host} is not a loopback address: pass --public to serve the page there", err=True
         )
         raise typer.Exit(2)
-    files = tool_files(paths or [])
-    missing = [str(path) for path in files if not path.is_file()]
+    missing = [str(path) for path in paths or [] if not path.exists()]
     if missing:
         typer.echo(f"error: no such file: {', '.join(missing)}", err=True)
         raise typer.Exit(2)
+    app_path, files = split_app(paths or [])
     token = secrets.token_urlsafe(24)
     config = WebConfig(
         token=token,
@@ -58,6 +85,9 @@ def web_command(
         walls=walls,
         host=host,
         allow_weak_isolation=allow_weak_isolation,
+        app=app_path,
+        agent=agent,
+        fakes=fakes,
     )
     try:
         service = create_app(config)

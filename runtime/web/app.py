@@ -1,18 +1,14 @@
-"""The playground's HTTP side: the page, and a small JSON API over check, schema, run and the session.
+"""The playground's HTTP side: the page, and a small JSON API over check, schema, runs, turns and sessions.
 
-One session (``web``) in the store given; runs go through a ``Runtime`` with the walls given, one
-at a time. The source is written back to a file only on an explicit save, and only to a file the
-command was started with.
+The work is ``Playground``'s; the source is written back to a file only on an explicit save, and
+only to a file the page lists.
 """
 
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +21,10 @@ from starlette.staticfiles import StaticFiles
 
 from runtime.errors import InvalidArguments, InvalidSource, ToolpenError
 from runtime.web.guard import Guard
+from runtime.web.playground import SESSION, Playground, WebConfig
 from sandbox.wire import WallsMode
 
 STATIC = Path(__file__).parent / "static"
-SESSION = "web"
 FORMATS = {
     "chat": ("openai", False),
     "responses": ("responses", False),
@@ -37,32 +33,6 @@ FORMATS = {
     "mcp": ("mcp", False),
 }
 """The schema views of the page: name -> (format, strict)."""
-
-
-@dataclass(frozen=True)
-class WebConfig:
-    """What `toolpen web` was started with."""
-
-    token: str
-    files: tuple[Path, ...] = ()
-    store: str = "memory://"
-    walls: WallsMode = "all"
-    host: str = "127.0.0.1"
-    allow_weak_isolation: bool = False
-
-
-def file_kind(source: str) -> str:
-    """``tool``, ``callbacks`` or ``fakes``: what a file in the list defines."""
-    from runtime.callbacks import looks_like_hooks
-    from runtime.schema import parse_tool_source
-
-    try:
-        module = parse_tool_source(source)
-    except InvalidSource:
-        return "tool"
-    if not looks_like_hooks(module):
-        return "tool"
-    return "fakes" if "def fake_" in source else "callbacks"
 
 
 def check_view(source: str, walls: WallsMode) -> dict[str, Any]:
@@ -88,66 +58,6 @@ def check_view(source: str, walls: WallsMode) -> dict[str, Any]:
     return view
 
 
-class Playground:
-    """The page's state: the files it may save, and the runtime its runs go through."""
-
-    def __init__(self, config: WebConfig) -> None:
-        from runtime.runtime import Runtime
-
-        self.config = config
-        self.files = {str(path): path for path in config.files}
-        self.runtime = Runtime(
-            store=config.store,
-            walls=config.walls,
-            pool_size=1,
-            app_name="toolpen-web",
-            allow_weak_isolation=config.allow_weak_isolation,
-        )
-        self.lock = threading.Lock()
-
-    def tools(self) -> list[dict[str, Any]]:
-        listed = []
-        for name, path in self.files.items():
-            try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                listed.append({"path": name, "error": str(error)})
-                continue
-            listed.append({"path": name, "kind": file_kind(source), "source": source})
-        return listed
-
-    def run(self, source: str, args: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
-        """One call of the edited tool in session ``web``, with the state before and after."""
-        from runtime.cli.context import prepare_session
-
-        with self.lock:
-            try:
-                tool = self.runtime.add_tool(source, replace=True)
-                prepare_session(self.runtime, SESSION, context, fresh=False)
-            except ToolpenError as error:
-                return {"success": False, "error": error.to_dict(), "state_before": None, "duration_ms": 0}
-            before = self.runtime.store.require_session(SESSION).state
-            started = time.perf_counter()
-            result = self.runtime.call(tool.name, args, context=context, session_id=SESSION)
-            duration = (time.perf_counter() - started) * 1000
-        return {**result.to_dict(), "state_before": before, "duration_ms": round(duration, 1)}
-
-    def timeline(self) -> dict[str, Any]:
-        session = self.runtime.store.get_session(SESSION)
-        if session is None:
-            return {"state": {}, "events": []}
-        return {"state": session.state, "events": [event.to_dict() for event in session.events]}
-
-    def reset(self) -> None:
-        with self.lock:
-            self.runtime.store.delete_session(SESSION)
-
-    def save(self, path: str, source: str) -> None:
-        if path not in self.files:
-            raise InvalidArguments(f"{path!r} is not one of the files this page was started with")
-        self.files[path].write_text(source, encoding="utf-8")
-
-
 async def _body(request: Request) -> dict[str, Any]:
     try:
         body = json.loads(await request.body())
@@ -158,6 +68,14 @@ async def _body(request: Request) -> dict[str, Any]:
     return body
 
 
+def _edits(body: dict[str, Any]) -> dict[str, str]:
+    """The page's unsaved edits: listed path -> source."""
+    edits = body.get("edits") or {}
+    if not isinstance(edits, dict) or not all(isinstance(v, str) for v in edits.values()):
+        raise InvalidArguments("edits is a JSON object of path -> source")
+    return {str(path): source for path, source in edits.items()}
+
+
 def create_app(config: WebConfig) -> Guard:
     """The playground as an ASGI app, behind its guard (token, Host, Origin)."""
     playground = Playground(config)
@@ -166,7 +84,10 @@ def create_app(config: WebConfig) -> Guard:
         return FileResponse(STATIC / "index.html")
 
     async def tools(request: Request) -> JSONResponse:
-        return JSONResponse({"tools": await run_in_threadpool(playground.tools), "walls": config.walls})
+        return JSONResponse(await run_in_threadpool(playground.describe))
+
+    async def file(request: Request) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(playground.read, request.query_params.get("path", "")))
 
     async def check(request: Request) -> JSONResponse:
         body = await _body(request)
@@ -177,16 +98,23 @@ def create_app(config: WebConfig) -> Guard:
         args, context = body.get("args") or {}, body.get("context") or {}
         if not isinstance(args, dict) or not isinstance(context, dict):
             raise InvalidArguments("args and context are JSON objects")
-        return JSONResponse(
-            await run_in_threadpool(playground.run, str(body.get("source", "")), args, context)
-        )
+        source = str(body.get("source", ""))
+        return JSONResponse(await run_in_threadpool(playground.run, source, args, context, _edits(body)))
+
+    async def turn(request: Request) -> JSONResponse:
+        body = await _body(request)
+        path = body.get("path")
+        text, where = str(body.get("script", "")), str(path) if path else None
+        return JSONResponse(await run_in_threadpool(playground.turn, text, where, _edits(body)))
 
     async def timeline(request: Request) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(playground.timeline))
+        session = request.query_params.get("session") or SESSION
+        return JSONResponse(await run_in_threadpool(playground.timeline, session))
 
     async def reset(request: Request) -> JSONResponse:
-        await run_in_threadpool(playground.reset)
-        return JSONResponse({"reset": True})
+        session = str((await _body(request)).get("session") or SESSION)
+        await run_in_threadpool(playground.reset, session)
+        return JSONResponse({"reset": session})
 
     async def save(request: Request) -> JSONResponse:
         body = await _body(request)
@@ -200,14 +128,16 @@ def create_app(config: WebConfig) -> Guard:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        playground.runtime.close()
+        playground.close()
 
     app = Starlette(
         routes=[
             Route("/", page),
             Route("/api/tools", tools),
+            Route("/api/file", file),
             Route("/api/check", check, methods=["POST"]),
             Route("/api/run", run, methods=["POST"]),
+            Route("/api/turn", turn, methods=["POST"]),
             Route("/api/timeline", timeline),
             Route("/api/reset", reset, methods=["POST"]),
             Route("/api/save", save, methods=["POST"]),

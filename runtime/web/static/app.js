@@ -2,7 +2,15 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { files: [], path: null, view: null, failedLine: null, timer: null };
+const NEW_TURN = "(new turn)";
+const state = {
+  files: [],        // what /api/tools listed: {path, kind, label, editable, source}
+  path: null,       // the file in the editor (NEW_TURN for a turn written in the page)
+  kind: "tool",
+  loaded: {},       // path -> the text last read from (or saved to) disk
+  buffers: {},      // path -> the editor's text (differs from loaded[path] when edited)
+  view: null, failedLine: null, timer: null, session: "web", app: null,
+};
 
 async function api(path, body) {
   const options = body === undefined ? {} : {
@@ -16,55 +24,64 @@ async function api(path, body) {
 
 function status(text) { $("status").textContent = text; }
 
-// -- editor: gutter, highlighting ------------------------------------------------------------
-const KEYWORDS = new Set(("False None True and as assert async await break class continue def del elif else except " +
-  "finally for from global if import in is lambda nonlocal not or pass raise return try while with yield").split(" "));
-const TOKEN = /(#[^\n]*)|("""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:\\.|[^"\\\n])*"?|'(?:\\.|[^'\\\n])*'?)|\b(\d+(?:\.\d+)?)\b|\b([A-Za-z_]\w*)\b/g;
-
 function escapeHtml(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-function highlight(source) {
-  let html = "", last = 0, afterDef = false;
-  for (const match of source.matchAll(TOKEN)) {
-    html += escapeHtml(source.slice(last, match.index));
-    const [text, comment, string, number, word] = match;
-    let cls = null;
-    if (comment) cls = "com"; else if (string) cls = "str"; else if (number) cls = "num";
-    else if (word && KEYWORDS.has(word)) cls = "kw"; else if (word && afterDef) cls = "def";
-    afterDef = word === "def" || word === "class";
-    html += cls ? `<span class="tok-${cls}">${escapeHtml(text)}</span>` : escapeHtml(text);
-    last = match.index + text.length;
+// -- editor: gutter, highlighting (Prism's tokenizer, split into lines) --------------------------
+function language() {
+  if (state.kind !== "turn") return Prism.languages.python;
+  return /\.ya?ml$/.test(state.path || "") ? Prism.languages.yaml : Prism.languages.json;
+}
+
+// Prism's tokens as HTML, one string per source line: a token spanning lines is cut at each newline.
+function highlightedLines(source) {
+  const lines = [[]];
+  const walk = (token, classes) => {
+    if (typeof token === "string") {
+      token.split("\n").forEach((piece, index) => {
+        if (index > 0) lines.push([]);
+        if (!piece) return;
+        const text = escapeHtml(piece);
+        lines[lines.length - 1].push(classes.length ? `<span class="${classes.join(" ")}">${text}</span>` : text);
+      });
+      return;
+    }
+    const own = ["token", token.type].concat(token.alias || []);
+    for (const part of [].concat(token.content)) walk(part, classes.concat(own));
+  };
+  for (const token of Prism.tokenize(source, language())) walk(token, []);
+  return lines.map((parts) => parts.join(""));
+}
+
+function diagnosticMarks() {
+  const marks = {};
+  for (const d of (state.view && state.kind !== "turn" ? state.view.diagnostics : [])) {
+    if (d.level !== "note" && marks[d.line] !== "error") marks[d.line] = d.level;
   }
-  html += escapeHtml(source.slice(last));
-  if (state.failedLine) {
-    const lines = html.split("\n");
-    const index = state.failedLine - 1;
-    if (index < lines.length) lines[index] = `<span class="hl-failed">${lines[index] || " "}</span>`;
-    html = lines.join("\n");
-  }
-  return html + "\n";
+  if (state.failedLine) marks[state.failedLine] = "failed";
+  return marks;
 }
 
 function renderEditor() {
   const source = $("source").value;
-  const count = source.split("\n").length;
-  const marks = {};
-  for (const d of (state.view ? state.view.diagnostics : [])) {
-    if (d.level !== "note" && marks[d.line] !== "error") marks[d.line] = d.level;
-  }
-  if (state.failedLine) marks[state.failedLine] = "failed";
+  const marks = diagnosticMarks();
+  const lines = highlightedLines(source);
   const gutter = $("gutter");
   gutter.replaceChildren();
-  for (let line = 1; line <= count; line++) {
+  for (let line = 1; line <= lines.length; line++) {
     const div = document.createElement("div");
     div.textContent = line;
     div.dataset.line = line;
     if (marks[line]) div.className = marks[line];
     gutter.append(div);
   }
-  $("highlight").innerHTML = highlight(source);
+  $("highlight").innerHTML = lines.map((html, index) => {
+    const mark = marks[index + 1];
+    if (mark === "failed") return `<span class="hl-failed">${html || " "}</span>`;
+    if (mark === "error") return `<span class="hl-error">${html || " "}</span>`;
+    return html;
+  }).join("\n") + "\n";
   syncScroll();
 }
 
@@ -78,6 +95,7 @@ function syncScroll() {
 // -- diagnostics and schema ---------------------------------------------------------------------
 async function refresh() {
   const source = $("source").value;
+  if (state.kind === "turn") return refreshTurn(source);
   const view = await api("/api/check", { source });
   if ($("source").value !== source) return;  // typed again meanwhile: a newer check follows
   state.view = view;
@@ -92,8 +110,36 @@ async function refresh() {
   }
   if (!view.diagnostics.length) list.innerHTML = "<li>no problems</li>";
   renderSchema();
-  renderForm(view.parameters);
+  if (state.kind === "tool") renderForm(view.parameters);
   renderEditor();
+}
+
+function refreshTurn(source) {
+  const list = $("diagnostics");
+  let problem = null;
+  try {
+    const script = JSON.parse(source);
+    if (!script || !Array.isArray(script.calls)) problem = 'a turn is an object with a "calls" list';
+    else $("turn-session").textContent = `(session ${script.session || "turn"})`;
+  } catch (error) {
+    if (!/\.ya?ml$/.test(state.path || "")) problem = `not valid JSON: ${error.message}`;
+  }
+  list.innerHTML = problem ? `<li class="error">${escapeHtml(problem)}</li>` : "<li>no problems</li>";
+  renderEditor();
+}
+
+function edited() {
+  const edits = {};
+  for (const [path, text] of Object.entries(state.buffers)) {
+    if (path !== NEW_TURN && text !== state.loaded[path]) edits[path] = text;
+  }
+  return edits;
+}
+
+function onInput() {
+  state.buffers[state.path] = $("source").value;
+  markDirty();
+  schedule();
 }
 
 function schedule() {
@@ -101,7 +147,17 @@ function schedule() {
   renderEditor();
   clearTimeout(state.timer);
   state.timer = setTimeout(() => refresh().catch((e) => status(e.message)), 300);
-  $("save").disabled = !state.path;
+}
+
+function markDirty() {
+  const file = state.files.find((f) => f.path === state.path);
+  const dirty = state.path !== NEW_TURN && state.buffers[state.path] !== state.loaded[state.path];
+  $("save").disabled = !dirty || !file || !file.editable;
+  $("save").title = file && !file.editable ? "read-only: the app is a zip, or the code is inline in a resource" : "";
+  for (const button of document.querySelectorAll("#groups button")) {
+    const path = button.dataset.path;
+    button.classList.toggle("dirty", state.buffers[path] !== undefined && state.buffers[path] !== state.loaded[path]);
+  }
 }
 
 function renderSchema() {
@@ -131,7 +187,9 @@ function renderForm(parameters) {
   state.parameters = parameters;
   if (!parameters) return;
   const required = new Set(parameters.required || []);
-  for (const [name, schema] of Object.entries(parameters.properties || {})) {
+  const fields = Object.entries(parameters.properties || {});
+  if (!fields.length) form.innerHTML = "<p class='hint'>This tool takes no arguments.</p>";
+  for (const [name, schema] of fields) {
     const kind = fieldType(schema);
     const wrap = document.createElement("div");
     wrap.className = "field";
@@ -161,7 +219,8 @@ function renderForm(parameters) {
     if (value !== undefined) setField(input, kind, value);
     label.append(input);
     wrap.append(label);
-    const hint = [schema.description, schema.type || (schema.anyOf ? "any of" : ""), kind === "json" ? "(JSON)" : ""];
+    const types = schema.type || (schema.anyOf || []).map((s) => s.type || "object").join(" or ");
+    const hint = [schema.description, types, kind === "json" ? "(JSON)" : ""];
     wrap.insertAdjacentHTML("beforeend", `<small>${escapeHtml(hint.filter(Boolean).join(" · "))}</small>`);
     form.append(wrap);
   }
@@ -207,9 +266,10 @@ async function run() {
   }
   const context = { state: stateJson, user_content: { role: "user", parts: [{ text: $("user-message").value }] } };
   status("running…");
-  const result = await api("/api/run", { source: $("source").value, args, context });
+  const result = await api("/api/run", { source: $("source").value, args, context, edits: edited() });
   status("");
   showResult(result);
+  state.session = "web";
   await loadTimeline();
 }
 
@@ -219,17 +279,20 @@ function showResult(result) {
   $("result-status").className = result.success ? "ok" : "failed";
   $("duration").textContent = `${result.duration_ms} ms`;
   $("output").textContent = result.success ? JSON.stringify(result.output, null, 2) : "";
-  const error = result.error;
-  $("error").textContent = error ? `${error.kind}${error.line ? ` (line ${error.line})` : ""}: ${error.message}` : "";
+  $("error").textContent = errorText(result.error);
   $("logs").textContent = result.logs || "(no logs)";
-  state.failedLine = error && error.line ? error.line : null;
+  state.failedLine = result.error && result.error.line ? result.error.line : null;
   renderEditor();
-  renderDiff(result.state_before || {}, result.state || result.state_before || {});
+  renderDiff($("diff"), result.state_before || {}, result.state || result.state_before || {});
   $("delta").textContent = JSON.stringify(result.state_delta || {}, null, 2);
 }
 
-function renderDiff(before, after) {
-  const body = $("diff").querySelector("tbody");
+function errorText(error) {
+  return error ? `${error.kind}${error.line ? ` (line ${error.line})` : ""}: ${error.message}` : "";
+}
+
+function renderDiff(table, before, after) {
+  const body = table.querySelector("tbody");
   body.replaceChildren();
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   for (const key of keys) {
@@ -242,8 +305,13 @@ function renderDiff(before, after) {
   if (!keys.length) body.insertRow().insertCell().textContent = "(empty state)";
 }
 
+function deltaKeys(delta) {
+  return delta ? Object.keys(delta.set || {}).concat((delta.deleted || []).map((k) => `-${k}`)) : [];
+}
+
 async function loadTimeline() {
-  const { events } = await api("/api/timeline");
+  const { events } = await api(`/api/timeline?session=${encodeURIComponent(state.session)}`);
+  $("timeline-session").textContent = `of session ${state.session}`;
   const list = $("timeline");
   list.replaceChildren();
   for (const event of events) {
@@ -251,48 +319,204 @@ async function loadTimeline() {
     const parts = (event.content && event.content.parts) || [];
     const what = parts.map((p) => p.function_call ? `call ${p.function_call.name}` :
       p.function_response ? `response ${p.function_response.name}` : p.text ? `"${p.text}"` : "part").join(", ");
-    const delta = event.actions && event.actions.state_delta;
-    const changed = delta ? Object.keys(delta.set || {}).concat((delta.deleted || []).map((k) => `-${k}`)) : [];
+    const changed = deltaKeys(event.actions && event.actions.state_delta);
     li.textContent = `${event.author}: ${what || "state change"} `;
     if (changed.length) li.insertAdjacentHTML("beforeend", `<code>Δ ${escapeHtml(changed.join(", "))}</code>`);
     list.append(li);
   }
 }
 
+// -- turns ---------------------------------------------------------------------------------------
+async function runTurn() {
+  status("running the turn…");
+  const path = state.path === NEW_TURN ? null : state.path;
+  const result = await api("/api/turn", { path, script: $("source").value, edits: edited() });
+  status("");
+  showTurn(result);
+  state.session = result.session;
+  await loadTimeline();
+}
+
+function showTurn(result) {
+  $("turn-result").hidden = false;
+  const failed = result.error || result.steps.some((step) => !step.success);
+  $("turn-status").textContent = failed ? "failed" : "ok";
+  $("turn-status").className = failed ? "failed" : "ok";
+  $("turn-duration").textContent = result.duration_ms ? `${result.duration_ms} ms, session ${result.session}` : "";
+  $("turn-error").textContent = errorText(result.error);
+  const notes = $("turn-notes");
+  notes.replaceChildren();
+  for (const note of result.notes || []) notes.insertAdjacentHTML("beforeend", `<li>${escapeHtml(note)}</li>`);
+  const hooks = Object.entries(result.hooks || {}).map(([kind, entries]) => `${kind}: ${entries.join(", ")}`);
+  $("turn-hooks").textContent = hooks.length ? `Callbacks and fakes: ${hooks.join("; ")}` : "No callbacks or fakes.";
+  const list = $("steps");
+  list.replaceChildren();
+  for (const step of result.steps || []) list.append(stepItem(step));
+  if (result.steps && result.steps.length) renderDiff($("turn-diff"), result.state_before || {}, result.state || {});
+}
+
+function stepItem(step) {
+  const li = document.createElement("li");
+  li.className = `step ${step.success ? "ok" : "failed"}`;
+  const head = document.createElement("div");
+  head.className = "step-head";
+  const badges = [step.success ? "ok" : "failed"];
+  if (step.name.endsWith("_callback")) badges.push("callback");
+  if (step.faked) badges.push("faked");
+  head.innerHTML = `<b>${escapeHtml(step.name)}</b> ` + badges.map((b) => `<span class="badge ${b}">${b}</span>`).join(" ");
+  const changed = deltaKeys(step.state_delta);
+  if (changed.length) head.insertAdjacentHTML("beforeend", ` <code>Δ ${escapeHtml(changed.join(", "))}</code>`);
+  li.append(head);
+  const body = document.createElement("pre");
+  body.className = "step-output";
+  body.textContent = step.success ? JSON.stringify(step.output, null, 2) : errorText(step.error);
+  li.append(body);
+  if (step.logs) {
+    const logs = document.createElement("pre");
+    logs.className = "step-logs";
+    logs.textContent = step.logs;
+    li.append(logs);
+  }
+  return li;
+}
+
+function turnTemplate() {
+  const tool = (state.view && state.view.name) ||
+    ((state.files.find((f) => f.kind === "tool") || {}).label || "my_tool").replace(/\.py$/, "");
+  const script = {
+    session: "my-turn",
+    context: { user_content: { role: "user", parts: [{ text: "Hello" }] }, state: {} },
+    calls: [{ tool, args: state.kind === "tool" ? formArgs(true) : {} }],
+  };
+  if (!state.app) {  // the page's tools are all registered; the callbacks and fakes it lists, named
+    const named = (kind) => state.files.filter((f) => f.kind === kind).map((f) => f.path);
+    if (named("callbacks").length) script.callbacks = named("callbacks");
+    if (named("fakes").length) script.fakes = named("fakes");
+  }
+  return JSON.stringify(script, null, 2) + "\n";
+}
+
 // -- files -------------------------------------------------------------------------------------
-function openFile(file) {
-  state.path = file.path;
-  $("current").textContent = file.path;
-  $("source").value = file.source;
-  state.loaded = file.source;
-  $("save").disabled = true;
-  for (const button of $("tools").querySelectorAll("button")) button.classList.toggle("active", button.dataset.path === file.path);
+function showPanes() {
+  $("try").hidden = state.kind !== "tool";
+  $("hooks-pane").hidden = state.kind !== "callbacks" && state.kind !== "fakes";
+  $("turn-pane").hidden = state.kind !== "turn";
+  $("schema-box").hidden = state.kind !== "tool";
+}
+
+function show(path, kind, text) {
+  state.path = path;
+  state.kind = kind;
+  state.view = null;
+  $("current").textContent = `\u200e${path}\u200e`;  // shown right-aligned (rtl): the file name stays visible
+  $("current").title = path;
+  $("source").value = text;
+  $("disk-note").hidden = true;
+  for (const button of document.querySelectorAll("#groups button")) button.classList.toggle("active", button.dataset.path === path);
+  showPanes();
+  markDirty();
   schedule();
 }
 
+async function openFile(path) {
+  const file = state.files.find((f) => f.path === path);
+  if (state.buffers[path] !== undefined && state.buffers[path] !== state.loaded[path]) {
+    show(path, file.kind, state.buffers[path]);  // unsaved edits stay until saved or dropped
+    return;
+  }
+  const { source, error } = await api(`/api/file?path=${encodeURIComponent(path)}`);
+  if (error) { status(`${path}: ${error}`); return; }
+  state.loaded[path] = source;
+  state.buffers[path] = source;
+  show(path, file.kind, source);
+}
+
+function newTurn() {
+  if (state.buffers[NEW_TURN] === undefined) state.buffers[NEW_TURN] = turnTemplate();
+  show(NEW_TURN, "turn", state.buffers[NEW_TURN]);
+  status("a new turn lives in this page only: Run turn plays it");
+}
+
+const GROUPS = [["tool", "Tools"], ["callbacks", "Callbacks"], ["fakes", "Fakes"], ["turn", "Turns"]];
+
 async function loadFiles() {
-  const { tools, walls } = await api("/api/tools");
+  const { tools, walls, app } = await api("/api/tools");
   $("walls").textContent = `walls: ${walls}`;
   state.files = tools;
-  const list = $("tools");
-  list.replaceChildren();
-  for (const file of tools) {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.dataset.path = file.path;
-    button.textContent = file.path.split("/").pop();
-    button.insertAdjacentHTML("beforeend", `<small>${file.kind || "unreadable"}</small>`);
-    button.disabled = !("source" in file);
-    button.addEventListener("click", () => openFile(state.files.find((f) => f.path === file.path)));
-    li.append(button);
-    list.append(li);
+  state.app = app;
+  if (app) {
+    $("app-info").textContent = `app: ${app.name} · agent: ${app.agent || "(none)"} · fakes ${app.fakes ? "on" : "off"}` +
+      (app.toolsets.length ? ` · toolsets: ${app.toolsets.join(", ")}` : "");
+    $("state-label").textContent = "Session state (JSON, applied over the stored state; a new session starts from the app's declared defaults)";
   }
-  const first = tools.find((f) => f.kind === "tool");
-  if (first) openFile(first); else schedule();
+  const groups = $("groups");
+  groups.replaceChildren();
+  for (const [kind, title] of GROUPS) {
+    const files = tools.filter((f) => f.kind === kind);
+    if (!files.length) continue;
+    groups.insertAdjacentHTML("beforeend", `<h2>${title}</h2>`);
+    const list = document.createElement("ul");
+    list.dataset.kind = kind;
+    for (const file of files) {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.dataset.path = file.path;
+      button.title = file.path;
+      button.textContent = file.label;
+      if (!file.editable) button.insertAdjacentHTML("beforeend", "<small>read-only</small>");
+      button.disabled = !("source" in file);
+      button.addEventListener("click", () => openFile(file.path).catch((e) => status(e.message)));
+      li.append(button);
+      list.append(li);
+    }
+    groups.append(list);
+  }
+  const first = tools.find((f) => f.kind === "tool" && "source" in f);
+  if (first) await openFile(first.path); else newTurn();
+}
+
+// A file changed outside the page is picked up; unsaved edits are kept and the change is announced.
+async function watchFile() {
+  const path = state.path;
+  if (!path || path === NEW_TURN) return;
+  const { source } = await api(`/api/file?path=${encodeURIComponent(path)}`);
+  if (source === undefined || source === state.loaded[path] || path !== state.path) return;
+  if ($("source").value === state.loaded[path]) {
+    state.loaded[path] = state.buffers[path] = source;
+    $("source").value = source;
+    markDirty();
+    schedule();
+    status(`reloaded ${path}: it changed on disk`);
+  } else {
+    $("disk-text").textContent = "This file changed on disk; your unsaved edits are kept (Save overwrites the file).";
+    $("disk-note").hidden = false;
+    status(`${path} changed on disk: Save overwrites it`);
+    state.loaded[path] = source;
+    markDirty();
+  }
+}
+
+function save() {
+  const path = state.path, source = $("source").value;
+  return api("/api/save", { path, source }).then(() => {
+    status(`saved ${path}`);
+    state.loaded[path] = state.buffers[path] = source;
+    $("disk-note").hidden = true;
+    markDirty();
+  });
+}
+
+function renderFormFromRaw() {
+  let args;
+  try { args = JSON.parse($("raw-args").value || "{}"); } catch (error) { return; }
+  for (const input of $("form").querySelectorAll("[name]")) {
+    if (input.name in args) setField(input, input.dataset.kind, args[input.name]);
+  }
 }
 
 function wire() {
-  $("source").addEventListener("input", schedule);
+  const report = (e) => status(e.message);
+  $("source").addEventListener("input", onInput);
   $("source").addEventListener("scroll", syncScroll);
   $("source").addEventListener("keydown", (event) => {
     if (event.key !== "Tab") return;
@@ -309,38 +533,19 @@ function wire() {
     $("raw-args").hidden = !raw;
     $("form").hidden = raw;
   });
-  $("run").addEventListener("click", () => run().catch((e) => status(e.message)));
-  $("reset").addEventListener("click", () => api("/api/reset", {}).then(loadTimeline).catch((e) => status(e.message)));
-  $("save").addEventListener("click", () => api("/api/save", { path: state.path, source: $("source").value })
-    .then(() => { status(`saved ${state.path}`); state.loaded = $("source").value; $("save").disabled = true; })
-    .catch((e) => status(e.message)));
-}
-
-function renderFormFromRaw() {
-  let args;
-  try { args = JSON.parse($("raw-args").value || "{}"); } catch (error) { return; }
-  for (const input of $("form").querySelectorAll("[name]")) {
-    if (input.name in args) setField(input, input.dataset.kind, args[input.name]);
-  }
-}
-
-// A file changed outside the page is picked up; unsaved edits are kept and the change is announced.
-async function watchFiles() {
-  const { tools } = await api("/api/tools");
-  const file = tools.find((f) => f.path === state.path);
-  if (!file || !("source" in file) || file.source === state.loaded) return;
-  const idx = state.files.findIndex((f) => f.path === file.path);
-  if (idx >= 0) state.files[idx] = file;
-  if ($("source").value === state.loaded) {
-    openFile(file);
-    status(`reloaded ${file.path}: it changed on disk`);
-  } else {
-    state.loaded = file.source;
-    status(`${file.path} changed on disk: Save overwrites it`);
-  }
+  $("run").addEventListener("click", () => run().catch(report));
+  $("run-turn").addEventListener("click", () => runTurn().catch(report));
+  $("new-turn").addEventListener("click", newTurn);
+  $("reset").addEventListener("click", () => api("/api/reset", { session: state.session }).then(loadTimeline).catch(report));
+  $("save").addEventListener("click", () => save().catch(report));
+  $("load-disk").addEventListener("click", () => {
+    state.buffers[state.path] = state.loaded[state.path];
+    show(state.path, state.kind, state.loaded[state.path]);
+    status(`loaded ${state.path} from disk`);
+  });
 }
 
 if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
 wire();
 loadFiles().then(loadTimeline).catch((e) => status(e.message));
-setInterval(() => watchFiles().catch((e) => status(e.message)), 1500);
+setInterval(() => watchFile().catch((e) => status(e.message)), 1500);
