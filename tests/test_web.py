@@ -421,7 +421,8 @@ def test_an_exported_app_is_served_with_its_callbacks_fakes_and_declared_default
             "summarize_cart",
             "update_customer_loyalty_points",
         ]
-        assert "Loyalty Desk: before_tool" in page.text_content("#groups ul[data-kind='callbacks']")
+        callbacks = page.text_content("#groups ul[data-kind='callbacks']")
+        assert "Loyalty Desk: before_tool" in callbacks and "guardrail Card Number Guard" in callbacks
         assert page.text_content("#groups ul[data-kind='fakes']") == "fake of get_customer"
 
         # A tool run: the session starts from the declared defaults; the agent's callbacks run.

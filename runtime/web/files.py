@@ -34,7 +34,8 @@ class PageFile:
     source: str | None = None
     """The text when it does not come from ``disk`` (an app read from a zip, inline code)."""
     app_ref: tuple[str, str, int] | None = None
-    """What it is in an app: (``tool`` | ``fake`` | ``callback``, tool or agent name, callback index)."""
+    """What it is in an app: (``tool`` | ``fake`` | ``callback`` | ``guardrail``, the tool's, agent's or
+    guardrail's name, the callback's index)."""
 
     def read(self) -> str:
         if self.disk is None:
@@ -158,7 +159,8 @@ def _folder(listing: Listing, folder: Path, turns: list[tuple[Path, dict[str, An
 
 
 def app_listing(app: App, location: Path) -> Listing:
-    """The app's tools, their fakes and every agent's callbacks; on disk when the app is a folder."""
+    """The app's tools, their fakes, its code guardrails' and every agent's callbacks; on disk when
+    the app is a folder."""
     from runtime.app.loader import app_folder
 
     folder = app_folder(location) if location.is_dir() else None
@@ -176,6 +178,16 @@ def app_listing(app: App, location: Path) -> Listing:
         if tool.fake_source and tool.fake_path:
             label = f"fake of {tool.display_name}"
             add(tool.fake_path, "fakes", label, tool.fake_source, ("fake", tool.display_name, 0))
+    for guardrail in app.guardrails.values():
+        for index, callback in enumerate(guardrail.callbacks):
+            label = f"guardrail {guardrail.display_name}: {callback.kind}"
+            add(
+                callback.code_path,
+                "callbacks",
+                label,
+                callback.source,
+                ("guardrail", guardrail.display_name, index),
+            )
     for agent in app.agents.values():
         for index, callback in enumerate(agent.callbacks):
             label = f"{agent.display_name}: {callback.kind}"

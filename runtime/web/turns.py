@@ -39,7 +39,7 @@ class Setup:
 
 def edited_app(app: App, listing: Listing, sources: dict[str, str]) -> App:
     """The app with the code of its files replaced by ``sources`` (page path -> source)."""
-    tools, agents = dict(app.tools), dict(app.agents)
+    tools, agents, guardrails = dict(app.tools), dict(app.agents), dict(app.guardrails)
     for path, source in sources.items():
         file = listing.files.get(path)
         if file is None or file.app_ref is None:
@@ -49,11 +49,15 @@ def edited_app(app: App, listing: Listing, sources: dict[str, str]) -> App:
             tools[name] = replace(tools[name], source=source)
         elif what == "fake":
             tools[name] = replace(tools[name], fake_source=source)
+        elif what == "guardrail":
+            callbacks = list(guardrails[name].callbacks)
+            callbacks[index] = replace(callbacks[index], source=source)
+            guardrails[name] = replace(guardrails[name], callbacks=callbacks)
         else:
             callbacks = list(agents[name].callbacks)
             callbacks[index] = replace(callbacks[index], source=source)
             agents[name] = replace(agents[name], callbacks=callbacks)
-    return replace(app, tools=tools, agents=agents)
+    return replace(app, tools=tools, agents=agents, guardrails=guardrails)
 
 
 def app_runtime_for(setup: Setup, listing: Listing, sources: dict[str, str]) -> Runtime:
