@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
@@ -272,3 +273,45 @@ def test_doctor_reports_the_walls_of_a_real_worker():
     assert walls["active"]["seccomp"].startswith("allowlist of")
     assert {"read-only root", "unprivileged user", "rlimits", "no-new-privs"} <= set(walls["active"])
     assert walls["active"]["wall-clock deadline"]
+
+
+WALLS_SEEN = """
+import os, resource, signal
+
+def walls() -> dict:
+    status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+    try:
+        cwd = os.getcwd()
+    except FileNotFoundError:
+        cwd = "removed"
+    return {
+        "no_new_privs": status["NoNewPrivs"].strip(),
+        "seccomp": status["Seccomp"].strip(),
+        "uid": os.getuid(),
+        "environment": sorted(set(os.environ) - {"OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"}),
+        "cwd": cwd,
+        "own_session": open("/proc/self/stat").read().rsplit(")", 1)[1].split()[3] == str(os.getpid()),
+        "descriptors": len(os.listdir("/proc/self/fd")),
+        "rlimits": [resource.getrlimit(which) for which in (resource.RLIMIT_CORE, resource.RLIMIT_FSIZE, resource.RLIMIT_NPROC)],
+        "signals": [int(signal.getsignal(signal.SIGXFSZ)), int(signal.getsignal(signal.SIGINT))],
+    }
+"""
+
+
+def test_every_worker_has_the_walls_the_zygote_set_up_once(pool):
+    """Set up once in the zygote (environment, directory, user, no-new-privs) or per worker, the same in each."""
+    job = {"source": WALLS_SEEN, "entry": "walls", "args": {}, "context": {"state": {}}, "walls": "process"}
+    seen = [pool.run(job, LIMITS, no_rpc).output for _ in range(3)]
+    assert seen[0] == seen[1] == seen[2]
+    expected = {
+        "no_new_privs": "1",
+        "seccomp": "2",
+        "uid": 65534,
+        "environment": [],
+        "cwd": "removed",
+        "own_session": True,
+        "descriptors": 5,  # 0-2 on /dev/null, the call's socket and the listing's own
+        "rlimits": [[0, 0], [0, 0], [0, 0]],
+        "signals": [int(signal.SIG_IGN), int(signal.SIG_DFL)],
+    }
+    assert seen[0] == expected

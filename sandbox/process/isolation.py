@@ -1,11 +1,14 @@
-"""The process wall: what a worker does to itself after the zygote forks it.
+"""The process wall: what the zygote does to itself once, and what each worker does after the fork.
 
-Everything here is applied by the worker to itself, in order: a new session, no inherited
-descriptors, an empty environment, an empty (already removed) working directory, base rlimits,
-an unprivileged user, no-new-privs and a seccomp filter. Per-call limits only ever *lower*
-the rlimits. The network namespace is entered once by the zygote (``isolate_zygote``)
-so that every worker shares an empty one. Walls the machine lacks are skipped, and ``walls``
-says which are active (``toolpen doctor`` prints it).
+Process-wide setup that every worker inherits unchanged is done once, by the zygote
+(``isolate_zygote``): not dumpable, its own network namespace where the jail did not give one,
+an empty environment, default signal dispositions (SIGXFSZ ignored), an empty and already
+removed working directory, an unprivileged user and no-new-privs; all of these pass through
+``fork`` as they are, so every worker has them exactly as if it had set them itself. The walls
+that are per process are applied by each worker to itself right after the fork
+(``isolate_worker``), in order: a new session, no inherited descriptors, the base rlimits and
+the seccomp filter (last). Per-call limits only ever *lower* the rlimits. Walls the machine
+lacks are skipped, and ``Walls`` says which are active (``toolpen doctor`` prints it).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 UNPRIVILEGED_ID = 65534  # nobody / nogroup
 RECURSION_BASE = 50  # frames below the tool's entry function (worker loop, call plumbing)
+_LIBC = ctypes.CDLL(None, use_errno=True)
 
 
 @dataclass
@@ -44,46 +48,67 @@ class Walls:
         (self.active if ok else self.missing)[name] = detail
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
 
 
-def isolate_zygote() -> None:
-    """Once, in the zygote before it forks: nothing else may read its memory (nor its workers',
-    who inherit this), and an empty network namespace where the jail did not give one (needs root)."""
-    _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    _libc().unshare(CLONE_NEWNET)
+@dataclass(frozen=True)
+class ZygoteWalls:
+    """What ``isolate_zygote`` set up for every worker, and the seccomp program ready to load."""
+
+    walls: Walls
+    seccomp: _SockFprog | None  # None: no program (allow_weak_isolation without libseccomp)
+    seccomp_detail: str
+    devnull: int  # /dev/null, opened once: a worker's 0, 1 and 2
 
 
-def isolate_worker(keep_fd: int, seccomp_filter: bytes) -> tuple[Walls, int]:
-    """Apply the whole process wall to this (freshly forked) process.
+def isolate_zygote(seccomp_filter: bytes) -> ZygoteWalls:
+    """Once, in the zygote before it forks: the process-wide walls every worker inherits.
 
-    ``seccomp_filter`` is the BPF program of ``jail.SYSCALLS`` the host built (empty: none).
-    Returns the walls in force and the address-space size before the tool runs (the base that
-    the per-call memory limit is added to).
+    ``seccomp_filter`` is the BPF program of ``jail.SYSCALLS`` the host built (empty: none); it
+    is only prepared here, each worker loads it into itself.
     """
     walls = Walls()
-    os.setsid()
-    _reset_signals()
-    _close_descriptors(keep_fd)
-    walls.note("descriptors", True, f"only the call socket (fd {keep_fd}) and /dev/null on 0-2")
+    _LIBC.unshare(CLONE_NEWNET)  # an empty network namespace where the jail did not give one (needs root)
     os.environ.clear()
     walls.note("environment", True, "empty")
+    _set_signal_dispositions()
     _enter_empty_directory()
     walls.note("working directory", True, "empty and already removed")
-    base_vm = address_space_size()
     walls.namespaces = _namespaces()
     walls.note("network namespace", *_network_state())
     walls.note("read-only root", *_read_only_root())
     walls.note("unprivileged user", *_drop_privileges())
+    # after the change of user, which may reset it: no other process may read its memory or its workers'
+    ok = _LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    walls.note("not dumpable", ok, "set" if ok else "prctl failed")
+    ok = _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+    walls.note("no-new-privs", ok, "set" if ok else "prctl failed")
+    if seccomp_filter:
+        program: _SockFprog | None = _SockFprog(len(seccomp_filter) // 8, seccomp_filter)
+        detail = (
+            f"allowlist of {len(SYSCALLS)} system calls, any other fails with {errno.errorcode[DENIED_ERRNO]}"
+        )
+    else:
+        program, detail = None, "no program (libseccomp missing on the host, weak isolation allowed)"
+    return ZygoteWalls(walls, program, detail, os.open(os.devnull, os.O_RDWR))
+
+
+def isolate_worker(keep_fd: int, zygote: ZygoteWalls) -> tuple[Walls, int]:
+    """Apply the per-process walls to this (freshly forked) process; the zygote's it already has.
+
+    Returns the walls in force and the address-space size before the tool runs (the base that
+    the per-call memory limit is added to).
+    """
+    walls = Walls(dict(zygote.walls.active), dict(zygote.walls.missing), zygote.walls.namespaces)
+    os.setsid()
+    _close_descriptors(zygote.devnull, keep_fd)
+    walls.note("descriptors", True, f"only the call socket (fd {keep_fd}) and /dev/null on 0-2")
+    base_vm = address_space_size()
     for which, limit in RLIMITS.items():
         _set_limit(which, limit)
     walls.note("rlimits", True, "core 0, file size 0, processes 0; per call: cpu, address space, open files")
-    ok = _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-    walls.note("no-new-privs", ok, "set" if ok else "prctl failed")
-    ok = _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0  # no other worker may read its memory
-    walls.note("not dumpable", ok, "set" if ok else "prctl failed")
-    walls.note("seccomp", *_load_seccomp(seccomp_filter))
+    walls.note("seccomp", *_load_seccomp(zygote))
     return walls, base_vm
 
 
@@ -116,17 +141,14 @@ def _set_limit(which: int, soft: int, hard: int | None = None) -> None:
     resource.setrlimit(which, (soft, hard))
 
 
-def _reset_signals() -> None:
-    signal.set_wakeup_fd(-1)
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+def _set_signal_dispositions() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # Writing past RLIMIT_FSIZE then fails with EFBIG instead of killing the worker.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
-def _close_descriptors(keep_fd: int) -> None:
-    null = os.open(os.devnull, os.O_RDWR)
+def _close_descriptors(null: int, keep_fd: int) -> None:
     for fd in (0, 1, 2):
         if fd != null:
             os.dup2(null, fd)
@@ -153,20 +175,12 @@ def _drop_privileges() -> tuple[bool, str]:
     return True, f"uid/gid {UNPRIVILEGED_ID}"
 
 
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_char_p)]
-
-
-def _load_seccomp(program: bytes) -> tuple[bool, str]:
-    if not program:
-        return False, "no program (libseccomp missing on the host, weak isolation allowed)"
-    fprog = _SockFprog(len(program) // 8, program)
-    if _libc().prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+def _load_seccomp(zygote: ZygoteWalls) -> tuple[bool, str]:
+    if zygote.seccomp is None:
+        return False, zygote.seccomp_detail
+    if _LIBC.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(zygote.seccomp), 0, 0) != 0:
         return False, f"prctl(PR_SET_SECCOMP) failed: {os.strerror(ctypes.get_errno())}"
-    return (
-        True,
-        f"allowlist of {len(SYSCALLS)} system calls, any other fails with {errno.errorcode[DENIED_ERRNO]}",
-    )
+    return True, zygote.seccomp_detail
 
 
 def _network_state() -> tuple[bool, str]:

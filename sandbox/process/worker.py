@@ -39,7 +39,7 @@ from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
-from sandbox.process.isolation import Walls, apply_call_limits, isolate_worker
+from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker
 from sandbox.process.plain import compile_plain, plain_globals
 from sandbox.wire import Rpc, StartRpc, recv_frame, send_frame
 
@@ -59,13 +59,15 @@ def warm_up(x: int) -> dict:
     return {"item": item.model_dump(), "x": [x, 1.5, None, True]}
 """
 REHEARSAL = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
+PREPARATION = {"source": "def prepare():\n    return None\n", "entry": "prepare", "args": {}}
+"""The no-op tool an idle worker runs before its job arrives (compiled by the zygote)."""
 
 
-def serve(sock: socket.socket, *, reuse: bool, seccomp_filter: bytes) -> None:
+def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
-    walls, base_vm = isolate_worker(sock.fileno(), seccomp_filter)
+    walls, base_vm = isolate_worker(sock.fileno(), zygote)
     rpc = RpcClient(sock)
-    rehearse()
+    prepare(rpc, base_vm)
     while (job := recv_frame(sock)) is not None:
         if job.get("op") == "walls":
             send_frame(sock, _walls_report(walls))
@@ -101,6 +103,16 @@ def run_call(job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool) 
     done["logs"] = output.text
     rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
+
+
+def prepare(rpc: RpcClient, base_vm: int) -> None:
+    """Before the job arrives: take the path of a call once, with a no-op tool, so that the call finds
+    the pages it touches (rlimits, globals, the reply's JSON) already copied from the zygote's.
+
+    Only soft rlimits are set here (at the default limits); the job's own limits replace them
+    and, for a single-use worker, lower the hard ones, before its tool runs.
+    """
+    run_call(PREPARATION, rpc, base_vm=base_vm, reuse=True)  # the no-op calls nothing: no frame is sent
 
 
 def rehearse(job: dict[str, Any] = REHEARSAL) -> None:

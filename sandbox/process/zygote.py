@@ -1,18 +1,21 @@
 """The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD PROGRAM_FD``).
 
 It imports everything tool code may use once (``sandbox/process/warmup.py``), rehearses a call,
-reads the workers' seccomp program (built by the host) from descriptor ``PROGRAM_FD``, makes
-itself undumpable (and so its workers), and then serves its control socket (``SOCK_SEQPACKET``,
-one JSON message a packet):
+reads the workers' seccomp program (built by the host) from descriptor ``PROGRAM_FD``, sets up
+once what every worker inherits (``isolation.isolate_zygote``: not dumpable, empty environment,
+an empty removed working directory, unprivileged, no-new-privs), and then serves its control
+socket (``SOCK_SEQPACKET``, one JSON message a packet):
 
 - ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
   ``{"op": "forked", "pid"}`` with the parent's end of the pair and a pidfd of the worker
   attached (``SCM_RIGHTS``): in the jail the pid is this PID namespace's, the pidfd works anywhere.
 - ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode) so that later
   forks inherit the cached code.
-- It reports each worker's end as ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal).
+- It reports a worker that ended other than cleanly (exit code 0) as ``{"op": "exit", "pid",
+  "code"}`` (``code`` < 0: the signal); a clean end costs the pool nothing.
 
-It exits when the pool closes the control socket.
+It watches each worker through a pidfd of its own (no SIGCHLD handler for a worker to undo), and
+exits when the pool closes the control socket.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import contextlib
 import gc
 import os
 import selectors
-import signal
 import socket
 import sys
 import tempfile
@@ -31,7 +33,7 @@ from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.isolation import isolate_zygote
 from sandbox.process.warmup import preload
-from sandbox.process.worker import compile_for, rehearse, serve
+from sandbox.process.worker import PREPARATION, compile_for, rehearse, serve
 from sandbox.wire import decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
@@ -46,19 +48,16 @@ class Zygote:
         preload()
         install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
         rehearse()
+        rehearse(PREPARATION)  # compiled here: a worker runs it before each job (worker.prepare)
         tempfile.gettempdir()  # found once here rather than probed by every worker
-        self.seccomp_filter = seccomp_filter
-        isolate_zygote()
-        gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
-        self.wake_read, self.wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
-        signal.set_wakeup_fd(self.wake_write)
-        signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        self.walls = isolate_zygote(seccomp_filter)
+        self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
         self.selector = selectors.DefaultSelector()
         self.selector.register(control, selectors.EVENT_READ)
-        self.selector.register(self.wake_read, selectors.EVENT_READ)
+        gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
 
     def serve(self) -> None:
-        """Answer control messages and report exits until the pool hangs up."""
+        """Answer control messages and reap workers until the pool hangs up."""
         while True:
             for key, _ in self.selector.select():
                 if key.fileobj is self.control:
@@ -67,8 +66,7 @@ class Zygote:
                         return
                     self.handle(decode(packet))
                 else:
-                    os.read(self.wake_read, 4096)
-                    self.report_exits()
+                    self.reap(key.fd)
 
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
@@ -82,40 +80,32 @@ class Zygote:
         pid = os.fork()
         if pid == 0:
             exit_code = 1
-            try:
-                self._forget_in_child()
+            try:  # every other descriptor, the control socket too, is closed by isolate_worker
                 parent_end.close()
-                serve(child_end, reuse=reuse, seccomp_filter=self.seccomp_filter)
+                serve(child_end, reuse=reuse, zygote=self.walls)
                 exit_code = 0
             finally:
                 os._exit(exit_code)
         pidfd = os.pidfd_open(pid)
+        self.workers[pidfd] = pid
+        self.selector.register(pidfd, selectors.EVENT_READ)
         try:
             socket.send_fds(
                 self.control, [encode({"op": "forked", "pid": pid})], [parent_end.fileno(), pidfd]
             )
         finally:
-            os.close(pidfd)
             parent_end.close()
             child_end.close()
 
-    def report_exits(self) -> None:
-        """Reap every finished worker and tell the pool how each ended."""
-        while True:
-            try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
-            self.control.send(encode({"op": "exit", "pid": pid, "code": os.waitstatus_to_exitcode(status)}))
-
-    def _forget_in_child(self) -> None:
-        signal.set_wakeup_fd(-1)
-        self.selector.close()
-        os.close(self.wake_read)
-        os.close(self.wake_write)
-        self.control.close()
+    def reap(self, pidfd: int) -> None:
+        """Collect a finished worker; tell the pool how it ended unless it ended cleanly."""
+        self.selector.unregister(pidfd)
+        pid = self.workers.pop(pidfd)
+        ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
+        os.close(pidfd)
+        code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+        if code != 0:
+            self.control.send(encode({"op": "exit", "pid": pid, "code": code}))
 
 
 def warm(source: str, walls: object) -> None:

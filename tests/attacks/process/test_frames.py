@@ -55,7 +55,7 @@ def attack(payload: str, then: str) -> None:
     read_frame(fd)
     os.write(fd, bytes.fromhex(payload))
     if then == "exit":
-        os._exit(0)
+        os._exit(1)
     time.sleep(60)
 '''
 

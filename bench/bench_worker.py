@@ -1,0 +1,90 @@
+"""Where a single-use call's CPU goes, and what a worker touches (``python bench/bench_worker.py``).
+
+CPU time is counted rather than wall time, so that the figures hold on a busy machine: for
+``CALLS`` single-use calls of a trivial tool, one after another, the CPU per call of the host
+process (``WorkerPool.run`` and its zygote-reading thread), of the zygote (forking, reaping)
+and of the workers (from the fork to their exit: the zygote's reaped children in
+``/proc/<zygote>/stat``), and the page faults per worker. A ready worker's own counters
+(``/proc/<worker>/stat``) give its faults before any job. Unjailed pools (``--no-jail``) need
+``allow_weak_isolation``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+from bench_pool import JOB, LIMITS, SOURCE, no_rpc
+
+from runtime.pool import WorkerPool
+
+CALLS = 1000
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def zygote_pid(pool: WorkerPool) -> int:
+    """The zygote's pid on the host: the pool's process, or its child when bubblewrap runs it."""
+    pid = pool._zygote.process.pid
+    with open(f"/proc/{pid}/task/{pid}/children") as children:
+        below = children.read().split()
+    return int(below[0]) if below and getattr(pool._zygote, "jailed", False) else pid
+
+
+def stat(pid: int) -> list[int]:
+    """minflt, utime, stime, cminflt, cutime, cstime of ``/proc/<pid>/stat``."""
+    with open(f"/proc/{pid}/stat") as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    # after the command: state(0) ppid pgrp session tty tpgid flags minflt(7) cminflt(8) majflt cmajflt
+    # utime(11) stime(12) cutime(13) cstime(14)
+    return [int(fields[i]) for i in (7, 11, 12, 8, 13, 14)]
+
+
+def ready_worker_faults(pool: WorkerPool, zygote: int) -> int:
+    """Minor page faults of a ready (idle) worker since its fork."""
+    time.sleep(0.5)
+    with open(f"/proc/{zygote}/task/{zygote}/children") as children:
+        worker = int(children.read().split()[-1])
+    return stat(worker)[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--no-jail", action="store_true", help="measure without bubblewrap")
+    parser.add_argument("--calls", type=int, default=CALLS)
+    options = parser.parse_args()
+    unjailed = {"allow_weak_isolation": True, "bwrap": "/nonexistent/bwrap"} if options.no_jail else {}
+    with WorkerPool(size=2, **unjailed) as pool:
+        pool.warm(SOURCE)
+        for _ in range(20):
+            pool.run(JOB, LIMITS, no_rpc)
+        zygote = zygote_pid(pool)
+        idle = ready_worker_faults(pool, zygote)
+        host_before = resource.getrusage(resource.RUSAGE_SELF)
+        zygote_before = stat(zygote)
+        started = time.perf_counter()
+        for _ in range(options.calls):
+            assert pool.run(JOB, LIMITS, no_rpc).output == 3
+        wall = time.perf_counter() - started
+        time.sleep(0.5)  # the last workers exit and are reaped
+        host_after = resource.getrusage(resource.RUSAGE_SELF)
+        zygote_after = stat(zygote)
+    calls = options.calls
+    host = (host_after.ru_utime + host_after.ru_stime - host_before.ru_utime - host_before.ru_stime) / calls
+    delta = [after - before for after, before in zip(zygote_after, zygote_before, strict=True)]
+    zygote_cpu = (delta[1] + delta[2]) / TICK / calls
+    workers_cpu = (delta[4] + delta[5]) / TICK / calls
+    print(f"{'single-use calls, one after another':<44} {calls:>8}")
+    print(f"{'wall time per call (ms)':<44} {wall / calls * 1e3:8.2f}")
+    print(f"{'CPU per call: host (ms)':<44} {host * 1e3:8.2f}")
+    print(f"{'CPU per call: zygote (ms)':<44} {zygote_cpu * 1e3:8.2f}")
+    print(f"{'CPU per call: worker, fork to exit (ms)':<44} {workers_cpu * 1e3:8.2f}")
+    print(f"{'CPU per call: all (ms)':<44} {(host + zygote_cpu + workers_cpu) * 1e3:8.2f}")
+    print(f"{'page faults per worker, fork to exit':<44} {delta[3] / calls:8.0f}")
+    print(f"{'page faults of a ready worker (before a job)':<44} {idle:8d}")
+    print(f"{'page faults per fork in the zygote':<44} {delta[0] / calls:8.1f}")
+
+
+if __name__ == "__main__":
+    main()
