@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -226,3 +228,99 @@ def test_run_takes_allow_weak_isolation(tmp_path):
     options = ["--args", '{"a": 1, "b": 2}', "--store", "memory://", "--json", "--allow-weak-isolation"]
     done = subprocess.run([*command, *options], capture_output=True, text=True, timeout=60)
     assert json.loads(done.stdout)["output"] == 3, done.stderr
+
+
+WITHOUT_LIBSECCOMP = textwrap.dedent(
+    """
+    import ctypes.util, json, sys
+    found = ctypes.util.find_library
+    # as on a machine without libseccomp: pyseccomp finds no library (and raises RuntimeError)
+    ctypes.util.find_library = lambda name: None if name == "seccomp" else found(name)
+    from runtime.errors import IsolationUnavailable
+    from runtime.pool import WorkerPool
+    from sandbox.limits import Limits
+    try:
+        WorkerPool(size=1)
+    except IsolationUnavailable as refused:
+        print(json.dumps(refused.to_dict()))
+    with WorkerPool(size=1, allow_weak_isolation=True) as pool:
+        walls = pool.probe_walls()
+        output = pool.run({"source": "def f():\\n    return 7\\n", "entry": "f"}, Limits(), None).output
+    print(json.dumps({"missing": walls["missing"], "output": output}))
+    """
+)
+
+
+def test_without_libseccomp_the_pool_refuses_unless_weak_isolation_is_allowed():
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_LIBSECCOMP], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": PACKAGE_ROOT},
+    )  # fmt: skip
+    refused, weak = (json.loads(line) for line in result.stdout.splitlines())
+    assert refused["kind"] == "isolation_unavailable"
+    assert "lacks seccomp" in refused["message"] and "libseccomp" in refused["message"]
+    assert "allow_weak_isolation" in refused["message"]
+    assert weak["output"] == 7
+    assert "libseccomp" in weak["missing"]["seccomp"]
+    warnings = [line for line in result.stderr.splitlines() if "weak isolation" in line]
+    assert len(warnings) == 1 and "seccomp" in warnings[0], result.stderr
+
+
+KILLED_HOST = textwrap.dedent(
+    """
+    import json, os, time
+    from runtime.pool import WorkerPool
+    from sandbox.limits import Limits
+    pool = WorkerPool(size=2)
+    assert pool.run({"source": "def f():\\n    return 7\\n", "entry": "f"}, Limits(), None).output == 7
+
+    def children(pid):
+        with open(f"/proc/{pid}/task/{pid}/children") as listing:
+            return [int(child) for child in listing.read().split()]
+
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # bwrap, the zygote and both ready workers
+        jail = [pool._zygote.process.pid]
+        for zygote in children(jail[0]):
+            jail += [zygote, *children(zygote)]
+        if len(jail) == 4:
+            break
+        time.sleep(0.05)
+    keeper = os.fork()  # holds a copy of the pool's end of the control socket: the zygote sees no EOF
+    if keeper == 0:
+        time.sleep(60)
+        os._exit(0)
+    print(json.dumps({"jail": jail, "keeper": keeper}), flush=True)
+    time.sleep(60)
+    """
+)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+def test_no_jail_process_outlives_a_killed_host():
+    """Even when a fork of the host keeps the control socket open (so the zygote never reads its end)."""
+    host = subprocess.Popen(
+        [sys.executable, "-c", KILLED_HOST], stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": PACKAGE_ROOT},
+    )  # fmt: skip
+    try:
+        started = json.loads(host.stdout.readline())
+    finally:
+        host.kill()
+        host.wait()
+    jail = started["jail"]
+    try:
+        assert len(jail) == 4, jail  # bwrap, the zygote, two ready workers
+        deadline = time.monotonic() + 5
+        while any(_running(pid) for pid in jail) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert [pid for pid in jail if _running(pid)] == []
+    finally:
+        os.kill(started["keeper"], signal.SIGKILL)
