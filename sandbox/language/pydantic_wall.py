@@ -66,7 +66,12 @@ def _check_field_name(name: object) -> None:
 
 
 def check_core_schema(schema: Any) -> None:
-    """Refuse a core schema with field names, computed fields or validation aliases that name attributes tool code may not read.
+    """Refuse a core schema with field names, computed fields, validation aliases, a model's ``post_init`` or a
+    tagged union's discriminator that name attributes tool code may not read.
+
+    Tool code reaches raw schemas too (an object in ``Annotated[...]`` metadata answering
+    ``__get_pydantic_core_schema__`` through ``__getattr__``), so every place pydantic-core reads an
+    attribute by a name the schema gives is checked here, whoever wrote the schema.
 
     An ``is-instance``/``is-subclass`` check of the real ``type`` is changed to the tool's
     ``type`` (``guards.GuardedType``, which answers ``isinstance`` the same way), so that no schema
@@ -96,6 +101,11 @@ def check_core_schema(schema: Any) -> None:
                 _check_field_name(dict.get(node, "name"))
             if kind == "computed-field":
                 _check_field_name(dict.get(node, "property_name"))
+            if kind == "model":  # pydantic-core calls the method this names on each new instance
+                _check_name(dict.get(node, "post_init"), "post_init method")
+            if kind == "tagged-union" and not callable(dict.get(node, "discriminator")):
+                # a key, or with from_attributes an attribute path
+                _check_alias(dict.get(node, "discriminator"))
             if dict.__contains__(node, "validation_alias"):
                 _check_alias(dict.get(node, "validation_alias"))
             if kind in _CLASS_CHECKS and dict.get(node, "cls") is type:
