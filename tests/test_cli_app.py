@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -124,22 +125,41 @@ def test_a_broken_app_and_a_bad_archive_have_their_exit_codes(tmp_path: Path) ->
     assert missing.returncode == 2 and "error: invalid_app: nowhere: no such file or folder" in missing.stderr
 
 
-def test_mcp_serves_an_app_with_its_defaults_and_callbacks() -> None:
+def test_mcp_serves_an_app_with_its_defaults_callbacks_fakes_and_toolset(
+    tmp_path: Path, crm: CrmServer
+) -> None:
     from mcp import Client, StdioServerParameters
 
-    args = ["-c", "from runtime.cli import main; main()", "mcp", "--app", str(APP), "--agent", "Loyalty Desk"]
-    server = StdioServerParameters(command=sys.executable, args=[*args, "--store", "memory://"])
+    shutil.copytree(APP, tmp_path / "app")
+    environment = {"toolsets": {"crm_service": {"openApiToolset": {"url": f"http://127.0.0.1:{crm.port}"}}}}
+    (tmp_path / "app" / "environment.json").write_text(json.dumps(environment))
+    (tmp_path / "key").write_text(CRM_KEY)
+    args = ["-c", "from runtime.cli import main; main()", "mcp", "--app", str(tmp_path / "app")]
+    args += ["--agent", "Loyalty Desk", "--fakes", "--auth", f"crm_key=@{tmp_path / 'key'}"]
+    args += ["--allow-host", f"127.0.0.1:{crm.port}", "--store", "memory://"]
+    server = StdioServerParameters(command=sys.executable, args=args)
 
-    async def scenario() -> tuple[list[str], Any, Any, Any]:
+    async def scenario() -> tuple[list[str], list[Any]]:
         async with Client(server, read_timeout_seconds=60) as client:
             listed = [tool.name for tool in (await client.list_tools()).tools]
-            customer = await client.call_tool("get_customer", {"customer_id": "123"})
-            points = await client.call_tool("update_customer_loyalty_points", {"points_to_add": 50})
-            refused = await client.call_tool("update_customer_loyalty_points", {"points_to_add": 900})
-        return listed, customer, points, refused
+            results = [
+                await client.call_tool("get_customer", {"customer_id": "123"}),
+                await client.call_tool("update_customer_loyalty_points", {"points_to_add": 50}),
+                await client.call_tool("update_customer_loyalty_points", {"points_to_add": 900}),
+                await client.call_tool("get_customer", {"customer_id": "test-9"}),
+                await client.call_tool("summarize_cart", {}),
+            ]
+        return listed, results
 
-    listed, customer, points, refused = asyncio.run(scenario())
+    listed, (customer, points, refused, faked, cart) = asyncio.run(scenario())
     assert "summarize_cart" in listed and "crm_service_get_cart_information" in listed
     assert json.loads(customer.content[0].text)["name"] == "Ana Souza"
     assert json.loads(points.content[0].text) == {"email": "[email]", "loyalty_points": 150, "plan": "Gold"}
     assert "between 1 and 500" in refused.content[0].text
+    assert json.loads(faked.content[0].text)["name"] == "Test Customer"
+    assert json.loads(cart.content[0].text).startswith("Cart "), cart
+
+
+def test_mcp_refuses_app_options_without_an_app(tmp_path: Path) -> None:
+    refused = toolpen("mcp", "--fakes", cwd=tmp_path)
+    assert refused.returncode == 2 and "--agent, --fakes and --auth go with --app" in refused.stderr

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from runtime.cli.app import app, example, need_extra
+from runtime.cli.apps import AllowHostOption, AuthOption, read_auth
 from runtime.cli.setup import WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
@@ -41,6 +43,11 @@ def mcp_command(
     agent: Annotated[
         str | None, typer.Option("--agent", help="With --app: whose callbacks run (default: the root agent).")
     ] = None,
+    fakes: Annotated[
+        bool, typer.Option("--fakes", help="With --app: let the tools' fakes answer (enableFakeMode).")
+    ] = False,
+    auth: AuthOption = None,
+    allow_host: AllowHostOption = None,
     transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP: the address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP: the port to listen on.")] = 8000,
@@ -72,7 +79,11 @@ def mcp_command(
     from runtime.protocols.mcp import serve_http, serve_stdio
     from runtime.schema import derive_spec
 
-    runtime = _runtime(app_path, agent, store, walls, allow_weak_isolation)
+    if app_path is None and (agent is not None or fakes or auth):
+        typer.echo("error: --agent, --fakes and --auth go with --app", err=True)
+        raise typer.Exit(2)
+    options = AppOptions(agent, fakes, auth or [], allow_host or [])
+    runtime = _runtime(app_path, options, store, walls, allow_weak_isolation)
     with runtime:
         for file in tool_files(paths or []):
             try:
@@ -97,19 +108,34 @@ def mcp_command(
             asyncio.run(serve_stdio(runtime))
 
 
+@dataclass(frozen=True)
+class AppOptions:
+    """What ``--agent``, ``--fakes``, ``--auth`` and ``--allow-host`` ask of the runtime."""
+
+    agent: str | None
+    fakes: bool
+    auth: list[str]
+    allow_hosts: list[str]
+
+
 def _runtime(
-    app_path: Path | None, agent: str | None, store: str, walls: WallsMode, allow_weak_isolation: bool
+    app_path: Path | None, options: AppOptions, store: str, walls: WallsMode, allow_weak_isolation: bool
 ) -> Runtime:
     """A runtime holding the app (when given), or an empty one; exit 2 when it cannot be made."""
     from runtime.app import app_runtime, load_app
+    from runtime.egress import EgressPolicy
     from runtime.runtime import Runtime
 
+    egress = EgressPolicy(allow_hosts=options.allow_hosts)
     try:
         if app_path is None:
-            return Runtime(store=store, walls=walls, allow_weak_isolation=allow_weak_isolation)
+            return Runtime(store=store, egress=egress, walls=walls, allow_weak_isolation=allow_weak_isolation)
         return app_runtime(
             load_app(app_path),
-            agent=agent,
+            agent=options.agent,
+            fakes=options.fakes,
+            auth=read_auth(options.auth) or None,
+            egress=egress,
             store=store,
             walls=walls,
             pool_size=2,
