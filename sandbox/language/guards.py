@@ -674,15 +674,16 @@ def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -
     A base that is ``type`` itself or a subclass of it (reached through ``__mro_entries__`` of
     ``type[int]`` or ``typing.Type``, whose origin is the real ``type``) would make the class a
     metaclass: calling it builds classes with any namespace (``__hash__``/``__eq__`` of classes,
-    special methods a class body may not define), past the policy and ``guarded_type``.
+    special methods a class body may not define), past the policy and ``guarded_type``. The class
+    built is what is checked (bases resolved twice could differ).
     """
-    for base in types.resolve_bases(bases):
-        if isinstance(base, type) and issubclass(base, type):
-            refuse(
-                "a class may not derive from type (a metaclass builds classes past the sandbox's rules);"
-                " write ordinary classes"
-            )
-    return builtins.__build_class__(body, name, *bases, **keywords)
+    cls = builtins.__build_class__(body, name, *bases, **keywords)
+    if isinstance(cls, type) and issubclass(cls, type):
+        refuse(
+            "a class may not derive from type (a metaclass builds classes past the sandbox's rules);"
+            " write ordinary classes"
+        )
+    return cls
 
 
 class _GuardedTypeAlias(types.GenericAlias):
