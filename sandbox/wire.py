@@ -54,17 +54,19 @@ class ProtocolError(Exception):
 
 def encode(message: dict[str, Any]) -> bytes:
     """One message as compact UTF-8 JSON; NaN and infinities are refused."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    return _ENCODER.encode(message).encode()
 
 
 def decode(data: bytes) -> dict[str, Any]:
     """Parse one message; anything but a JSON object of finite numbers and well-formed text is a ``ProtocolError``.
 
     NaN, infinities (``1e999`` too) and lone surrogates (``"\\ud800"``) parse in Python but
-    fail later, when the host stores or sends them on; they are refused here, at the wire.
+    fail later, when the host stores or sends them on; they are refused here, at the wire. The
+    bytes must be UTF-8 (strictly: a lone surrogate written as raw bytes is refused too, where
+    ``json.loads`` would have let it through and read UTF-16 and UTF-32 as well).
     """
     try:
-        message = json.loads(data, parse_constant=_refuse_constant, parse_float=_finite_float)
+        message = _DECODER.decode(data.decode())
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         # RecursionError: "[[[[...]]]]" from a worker past the language wall must not escape the pool
         raise ProtocolError(f"malformed frame: {type(exc).__name__}") from None
@@ -105,6 +107,11 @@ def _well_formed(value: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return True
+
+
+# built once: json.dumps and json.loads with options build a new encoder or decoder per message
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
 def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:

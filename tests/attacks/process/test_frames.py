@@ -78,6 +78,14 @@ ATTACKS: dict[str, tuple[bytes, str]] = {
     "NaN": (frame(b'{"op": "done", "success": true, "output": NaN}'), "sleep"),
     "a number past float": (frame(b'{"op": "done", "success": true, "output": 1e999}'), "sleep"),
     "a lone surrogate": (frame(b'{"op": "done", "success": true, "output": "\\ud800"}'), "sleep"),
+    "a lone surrogate as raw bytes": (
+        frame(b'{"op": "done", "success": true, "output": "\xed\xa0\x80"}'),
+        "sleep",
+    ),
+    "UTF-16 instead of UTF-8": (
+        frame('{"op": "done", "success": true, "output": 1}'.encode("utf-16")),
+        "sleep",
+    ),
     "JSON nested past the recursion limit": (frame(b"[" * 100_000 + b"]" * 100_000), "sleep"),
     "unknown op": (frame({"op": "hello"}), "sleep"),
     "a host's op (rpc_result)": (frame({"op": "rpc_result", "id": 1, "result": 1}), "sleep"),
