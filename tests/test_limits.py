@@ -75,6 +75,7 @@ def test_a_growing_string_is_a_memory_error(pool):
 def test_deep_recursion_is_a_recursion_error(pool):
     done = check(pool, "def down(n: int = 0):\n    return down(n + 1)\n", "recursion")
     assert done.error.line == 2
+    assert "deeper than 100 calls" in done.error.message and "Limits(recursion=N)" in done.error.message
 
 
 def test_a_huge_power_ends_cleanly(pool):

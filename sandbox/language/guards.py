@@ -156,12 +156,40 @@ ALLOWED_DUNDER_METHODS = frozenset(
     }
 )
 """Special methods a class body may define, and call on the tool's own objects or through ``super()``."""
+IMPLICIT_METHODS = frozenset({"__get__", "__set__", "__delete__", "__set_name__", "__dir__", "__copy__"})
+"""Special methods a class body may define but tool code may not read: the interpreter and the
+standard library call them on the tool's own classes and instances (descriptors, ``dir()``,
+``copy.copy``); read off a host class they would run host code on host objects
+(``cached_property.__get__`` writes into any instance's ``__dict__``). ``__deepcopy__`` is not among
+them: it would be handed the private memo of ``guarded_deepcopy``."""
 
 DESCRIPTIVE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__", "__module__"})
 """Special attributes readable on anything: they are strings (or None)."""
+DATA_DUNDERS = frozenset(
+    {
+        "__slots__",
+        "__match_args__",
+        "__required_keys__",
+        "__optional_keys__",
+        "__total__",
+        "__abstractmethods__",
+        "__suppress_context__",
+        "__notes__",
+    }
+)
+"""Special attributes readable on the tool's own classes and objects (and on any exception) when they
+hold plain data: a bool, a string, or a tuple, list or frozenset of strings."""
+CHAINED_EXCEPTIONS = frozenset({"__cause__", "__context__"})
+"""An exception's chain: readable when the exception it holds was caught by tool code (see ``_chained``)."""
 WRITABLE_DUNDERS = frozenset({"__name__", "__qualname__", "__doc__"})
 """Special attributes tool code may set (a hand-written decorator copies them), on its own objects."""
-READABLE_DUNDERS = DESCRIPTIVE_DUNDERS | {"__class__", "__dict__", "__members__"} | ALLOWED_DUNDER_METHODS
+READABLE_DUNDERS = (
+    DESCRIPTIVE_DUNDERS
+    | DATA_DUNDERS
+    | CHAINED_EXCEPTIONS
+    | {"__class__", "__dict__", "__members__", "__wrapped__"}
+    | ALLOWED_DUNDER_METHODS
+)
 """Every special attribute name the compile-time policy lets through to the run-time rule."""
 
 NAMEDTUPLE_API = frozenset({"_make", "_asdict", "_replace", "_fields", "_field_defaults"})
@@ -237,16 +265,18 @@ def is_allowed_attribute(name: object) -> bool:
 _armed = False
 
 
-def arm_checks() -> None:
+def arm_checks(armed: bool = True) -> None:
     """Apply the run-time checks to everything this process does from now on (the worker, once).
 
     The hooks that hold typing, pydantic and Enum to the attribute rule run inside host code
     (pydantic builds a deferred validator while the worker serializes a result; a forward reference
     is evaluated after the tool returned). In a worker everything after its first tool code is
-    tool-driven, so the checks must not depend on a tool frame being on the stack.
+    tool-driven, so the checks must not depend on a tool frame being on the stack. A call under
+    ``walls="process"`` disarms them (``armed=False``): its code has the real builtins, the process
+    wall is its boundary, and it runs as plain CPython, pydantic and Enum included.
     """
     global _armed
-    _armed = True
+    _armed = armed
 
 
 def checks_apply() -> bool:
@@ -344,6 +374,12 @@ def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
             return guarded_vars(obj)
         if name == "__members__" and isinstance(obj, type) and issubclass(obj, enum.Enum):
             return obj.__members__  # Enum's documented mapping of names to members
+        if name in DATA_DUNDERS:
+            return _plain_data(obj, name, getattr(obj, name, *default), default)
+        if name in CHAINED_EXCEPTIONS and isinstance(obj, BaseException):
+            return _chained(getattr(obj, name), name)
+        if name == "__wrapped__":
+            return _tool_function(getattr(obj, name, *default), default)
         if name in ALLOWED_DUNDER_METHODS:
             return _dunder_method(obj, name, default)
         refuse(
@@ -362,6 +398,51 @@ def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         if owner is not None and is_tool_class(owner) and not issubclass(owner, str):
             return getattr(obj, name, *default)  # the tool's own method named format
     refuse(f"access to attribute {name!r} is not allowed: it leads to frames or code")
+
+
+def _plain_data(obj: Any, name: str, value: Any, default: tuple[Any, ...]) -> Any:
+    """``value`` of a data dunder (see ``DATA_DUNDERS``) of the tool's own class or instance, or of an exception."""
+    if not (is_tool_class(obj) or is_tool_class(type(obj)) or isinstance(obj, BaseException)):
+        refuse(f"attribute {name!r} is available on the tool's own classes and objects only")
+    if default and value is default[0]:
+        return value
+    if value is None or type(value) in (bool, str):
+        return value
+    if type(value) in (tuple, frozenset, list) and all(type(item) is str for item in value):
+        return value
+    refuse(f"attribute {name!r} of this object is not plain data (strings in a tuple, list or frozenset)")
+
+
+def _chained(value: BaseException | None, name: str) -> BaseException | None:
+    """``exc.__cause__``/``__context__``: an exception the tool caught, or one of its own classes never raised.
+
+    A chain can hold an exception raised and caught inside host code (a library's internal
+    ``AttributeError`` and its ``obj``); the frame that caught an exception heads its traceback.
+    """
+    if value is None:
+        return None
+    traceback = value.__traceback__
+    if traceback is not None and traceback.tb_frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
+        return value
+    if traceback is None and is_tool_class(type(value)):
+        return value
+    refuse(
+        f"{name} is available when it is an exception the tool caught itself, and this one was caught"
+        " inside a library; keep the exception you catch (except E as error: raise X from error)"
+        " or run with --walls process"
+    )
+
+
+def _tool_function(value: Any, default: tuple[Any, ...]) -> Any:
+    """``f.__wrapped__`` (``functools.wraps``, ``lru_cache``): the tool's own function or class only."""
+    if default and value is default[0]:
+        return value
+    own_function = (
+        isinstance(value, types.FunctionType) and value.__globals__.get("__name__") == TOOL_MODULE_NAME
+    )
+    if own_function or is_tool_class(value):
+        return value
+    refuse("__wrapped__ is available when it is the tool's own function; this one wraps a library's")
 
 
 def is_dunder(name: str) -> bool:
@@ -660,7 +741,8 @@ def guarded_type(*args: Any) -> type:
     kind = type(args[0])
     if issubclass(kind, type):
         refuse(
-            "type() of a class is not available: metaclasses build classes; compare classes with `is` or issubclass()"
+            "type() of a class is not available: metaclasses build classes; compare classes with `is` or"
+            " issubclass(), or run with --walls process"
         )
     if kind.__module__ == "pydantic_core._pydantic_core" and kind.__name__ in _RAW_SCHEMA_CLASSES:
         # they build validators from a raw core schema, past the alias check of sandbox/language/pydantic_wall.py

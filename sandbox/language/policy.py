@@ -22,6 +22,7 @@ from sandbox.language.guards import (
     ALLOWED_DUNDER_METHODS,
     BLOCKED_ATTRIBUTES,
     FORMAT_METHODS,
+    IMPLICIT_METHODS,
     MATCH_CLASS_PREFIX,
     READABLE_DUNDERS,
     RESERVED_NAMES,
@@ -72,7 +73,12 @@ class ToolPolicy(RestrictingNodeTransformer):
         if name in RESERVED_NAMES or name.startswith(MATCH_CLASS_PREFIX):
             self.error(node, f'"{name}" is a name reserved for the sandbox\'s guards; choose another name')
         elif is_dunder(name):
-            self.error(node, f'"{name}" is a special name of the interpreter and cannot be defined here')
+            self.error(
+                node,
+                f'"{name}" is a special name of the interpreter and cannot be defined here (a class body may'
+                " define the usual special methods: __init__, __repr__, __eq__, __lt__, __iter__, __enter__,"
+                " __get__, ...); under --walls process (plain CPython behind the process wall) any name is",
+            )
         elif not name.startswith("_"):
             super().check_name(node, name)
 
@@ -97,7 +103,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         return self._visit_function(node)
 
     def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
-        if not (self._in_class_body and node.name in ALLOWED_DUNDER_METHODS):
+        if not (self._in_class_body and node.name in ALLOWED_DUNDER_METHODS | IMPLICIT_METHODS):
             self.check_name(node, node.name)
         self.check_function_argument_names(node)
         arguments = node.args
@@ -168,7 +174,13 @@ class ToolPolicy(RestrictingNodeTransformer):
         if self._in_class_body and isinstance(node.target, ast.Name) and node.target.id in FORMAT_METHODS:
             # dataclasses.asdict / pydantic from_attributes read fields with a real getattr: on a
             # str subclass a "format" field is the real str.format, and its "{0.__x__}" walks
-            self.error(node, f'a class field may not be named "{node.target.id}"')
+            self.error(
+                node,
+                f'a class field may not be named "{node.target.id}": pydantic and dataclasses read fields'
+                f" with the real getattr, and on a str that name is str.{node.target.id}, whose"
+                ' "{0.__x__}" fields walk attributes past the guards; name the field otherwise (file_format:'
+                f' ... = Field(serialization_alias="{node.target.id}")), or run with --walls process',
+            )
         node.target = self.visit(node.target)
         if node.value is not None:
             node.value = self.visit(node.value)
@@ -368,11 +380,22 @@ class ToolPolicy(RestrictingNodeTransformer):
         return node
 
 
+_INSTEAD = {
+    "__dataclass_fields__": "dataclasses.fields(cls)",
+    "__annotations__": "typing.get_type_hints(cls)",
+    "__mro__": "isinstance() and issubclass()",
+    "__bases__": "isinstance() and issubclass()",
+    "__new__": "__init__ or a classmethod that builds the object",
+}
+
+
 def _special_attribute_message(name: str) -> str:
+    instead = f"; use {_INSTEAD[name]}" if name in _INSTEAD else ""
     return (
         f'"{name}" is not available: special attributes lead to the interpreter\'s internals'
         " (type(x), __name__, __doc__, __dict__ of the tool's own objects and the special methods it"
-        " defines are available)"
+        f" defines are available){instead}; under --walls process (plain CPython behind the process"
+        " wall) every attribute is"
     )
 
 

@@ -35,7 +35,12 @@ _SERIALIZER_MODULES = (
 
 def _check_name(name: object, what: str) -> None:
     if isinstance(name, str) and not is_allowed_attribute(name):
-        refuse(f"pydantic {what} {name!r} is not allowed: it would read a private attribute")
+        why = (
+            "read from a str it is the real str.format, whose fields walk attributes past the guards"
+            if name in ("format", "format_map")
+            else "it would read a private attribute"
+        )
+        refuse(f"pydantic {what} {name!r} is not allowed: {why}")
 
 
 def _items(node: Any) -> list[Any]:

@@ -37,6 +37,7 @@ from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals, sett
 from sandbox.bridges.ces_types import CesModel
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
+from sandbox.language.guards import arm_checks
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker
@@ -145,6 +146,7 @@ def _call_entry(
     ``start`` sends the calls ``async_tools`` starts (None: each runs when started); those whose
     result the code never asked for are collected before the result is returned."""
     walls = job.get("walls")
+    arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
     code = compile_for(job["source"], walls)
     injected = ces_globals(context, rpc, start)
     namespace = (plain_globals if walls == "process" else build_globals)(injected=injected, output=output)
@@ -293,7 +295,11 @@ def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenEr
     if isinstance(exc, MemoryError):
         return MemoryExceeded(f"the tool used more than its {limits.memory // MiB} MiB of memory", line=line)
     if isinstance(exc, RecursionError):
-        return RecursionLimit(f"the tool recursed deeper than {limits.recursion} calls", line=line)
+        return RecursionLimit(
+            f"the tool recursed deeper than {limits.recursion} calls (plain CPython stops at 1000;"
+            " a tool's own Limits(recursion=N) raises it)",
+            line=line,
+        )
     where = f" (line {line})" if line is not None else ""
     return ToolFailed(f"{type(exc).__name__}: {exc}{where}", line=line)
 

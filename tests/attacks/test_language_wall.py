@@ -204,6 +204,48 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         PolicyViolation,
     ),
     ("mro-walk", "def tool():\n    return int.mro()\n", PolicyViolation),
+    # an exception chain holds what a library caught inside (json's own StopIteration here)
+    (
+        "context-caught-in-a-library",
+        "import json\ndef tool():\n    try:\n        json.loads('')\n    except ValueError as error:\n"
+        "        return error.__context__\n",
+        PolicyViolation,
+    ),
+    (
+        "context-by-getattr",
+        "import json\ndef tool():\n    try:\n        json.loads('')\n    except ValueError as error:\n"
+        "        return getattr(error, '__con' + 'text__')\n",
+        PolicyViolation,
+    ),
+    # __wrapped__ of a library's cached function is the library's raw function
+    (
+        "wrapped-of-a-library",
+        "from urllib.parse import urlsplit\ndef tool():\n    return urlsplit.__wrapped__\n",
+        PolicyViolation,
+    ),
+    # descriptor methods may be defined, not read: cached_property.__get__ writes into any __dict__
+    (
+        "cached-property-get",
+        "import functools\ndef tool():\n    return functools.cached_property.__get__\n",
+        PolicyViolation,
+    ),
+    (
+        "cached-property-get-by-getattr",
+        "import functools, types\nclass P(functools.cached_property):\n    pass\ndef tool():\n"
+        "    p = P(lambda self: 1)\n    p.attrname = '_rpc'\n"
+        "    return getattr(functools.cached_property, '__g' + 'et__')(p, types.SimpleNamespace())\n",
+        PolicyViolation,
+    ),
+    (
+        "own-get-read",
+        "class D:\n    def __get__(self, obj, owner=None):\n        return 1\ndef tool():\n    return D().__get__\n",
+        PolicyViolation,
+    ),
+    (
+        "deepcopy-method",
+        "class A:\n    def __deepcopy__(self, memo):\n        return memo\ndef tool():\n    return A\n",
+        PolicyViolation,
+    ),
     ("reduce-ex", "def tool():\n    return object.__reduce_ex__(1, 2)\n", PolicyViolation),
     ("reduce-ex-getattr", "def tool():\n    return getattr(1, '__reduce_' + 'ex__')(2)\n", PolicyViolation),
     # guard shadowing
