@@ -82,6 +82,8 @@ class Outcome:
     state_delta: StateDelta = field(default_factory=StateDelta)
     logs: str = ""
     faked: bool = False
+    replaced_by: str | None = None
+    """The tool callback whose return value stood in for the tool's (or for its result)."""
 
 
 class Trail:
@@ -102,8 +104,8 @@ class Trail:
         if reply.success:
             self.delta = self.delta.then(reply.state_delta)
 
-    def outcome(self, output: Any, *, faked: bool = False) -> Outcome:
-        return Outcome(True, output, None, self.delta, "".join(self.logs), faked)
+    def outcome(self, output: Any, *, faked: bool = False, replaced_by: str | None = None) -> Outcome:
+        return Outcome(True, output, None, self.delta, "".join(self.logs), faked, replaced_by)
 
     def failure(self, error: ToolpenError) -> Outcome:
         return Outcome(False, error=error, logs="".join(self.logs))
@@ -204,7 +206,7 @@ class Executor:
         for hook in self.hooks.get("before_tool", []):
             replacement = self.run_hook(hook, values, trail, invocation)
             if replacement is not None:
-                return trail.outcome(replacement_dict(hook, replacement))
+                return trail.outcome(replacement_dict(hook, replacement), replaced_by=hook.entry)
         if values["input"] is not args:  # a callback edited the input: checked like the model's
             args = values["input"] = tool.arguments(values["input"])
         output, faked = self._fake(tool, values, trail, invocation)
@@ -214,12 +216,13 @@ class Executor:
             if reply.error is not None:
                 return trail.failure(reply.error)
             output = reply.output
+        replaced_by = None
         for hook in self.hooks.get("after_tool", []):
             replacement = self.run_hook(hook, {**values, "tool_response": output}, trail, invocation)
             if replacement is not None:  # as in CES, the first replacement ends the chain
-                output = replacement_dict(hook, replacement)
+                output, replaced_by = replacement_dict(hook, replacement), hook.entry
                 break
-        return trail.outcome(output, faked=invocation.faked)
+        return trail.outcome(output, faked=invocation.faked, replaced_by=replaced_by)
 
     def _fake(
         self, tool: Tool, values: dict[str, Any], trail: Trail, invocation: Invocation

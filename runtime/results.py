@@ -11,7 +11,9 @@ from runtime.session import CallRecord, StateDelta
 
 @dataclass
 class ToolResult:
-    """What one call produced. ``error`` is None on success; ``faked`` when a fake answered."""
+    """What one call produced. ``error`` is None on success; ``faked`` when a fake answered;
+    ``replaced_by`` the tool callback (``before_tool_callback``, ``after_tool_callback``) whose
+    return value is the output."""
 
     success: bool
     output: Any = None
@@ -23,10 +25,12 @@ class ToolResult:
     session_id: str | None = None
     replayed: bool = False
     faked: bool = False
+    replaced_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: ``{"success", "output", "error", "state", "state_delta", "logs"}``,
-        plus ``"faked": true`` when a fake stood in for the tool."""
+        plus ``"faked": true`` when a fake stood in for the tool and ``"replaced_by"`` when a tool
+        callback's return value is the output."""
         data = {
             "success": self.success,
             "output": self.output,
@@ -37,6 +41,8 @@ class ToolResult:
         }
         if self.faked:
             data["faked"] = True
+        if self.replaced_by:
+            data["replaced_by"] = self.replaced_by
         return data
 
     def stored(self) -> dict[str, Any]:
@@ -62,4 +68,5 @@ class ToolResult:
             session_id=record.session_id,
             replayed=True,
             faked=bool(data.get("faked")),
+            replaced_by=data.get("replaced_by"),
         )

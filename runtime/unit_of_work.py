@@ -255,4 +255,5 @@ def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: s
         call_id,
         session_id,
         faked=outcome.faked,
+        replaced_by=outcome.replaced_by,
     )

@@ -48,7 +48,11 @@ def test_before_tool_dict_skips_the_tool(rt: Runtime) -> None:
     rt.add_callback(SKIP_ALL)
     result = rt.call("set_flag", {"value": "x"}, session_id="s")
     assert result.success and result.output == {"skipped": True, "input": {"value": "x"}}
+    assert result.replaced_by == "before_tool_callback"
+    assert result.to_dict()["replaced_by"] == "before_tool_callback"
     assert rt.store.require_session("s").state == {"skipped": "set_flag"}
+    replayed = rt.call("set_flag", {"value": "x"}, session_id="s", call_id=result.call_id)
+    assert replayed.replayed and replayed.replaced_by == "before_tool_callback", "the record keeps it"
 
 
 def test_before_tool_none_runs_the_tool_and_keeps_its_state(rt: Runtime) -> None:
@@ -56,6 +60,7 @@ def test_before_tool_none_runs_the_tool_and_keeps_its_state(rt: Runtime) -> None
     rt.add_callback(PASS_THROUGH)
     result = rt.call("set_flag", {"value": "x"}, session_id="s")
     assert result.output == {"flag": "x"}
+    assert result.replaced_by is None and "replaced_by" not in result.to_dict()
     assert rt.store.require_session("s").state == {"seen": ["set_flag"], "flag": "x"}
 
 
@@ -72,7 +77,7 @@ def test_after_tool_callbacks_run_in_order_until_one_replaces_the_result(rt: Run
     rt.add_callback(after("first"))
     rt.add_callback(after("second"))
     result = rt.call("set_flag", {"value": "x"}, session_id="s")
-    assert result.output == {"flag": "x", "tags": ["first"]}
+    assert result.output == {"flag": "x", "tags": ["first"]} and result.replaced_by == "after_tool_callback"
     state = rt.store.require_session("s").state
     assert state["order"] == ["first"] and state["seen"] == ["set_flag"]
 

@@ -342,8 +342,11 @@ def test_a_turn_file_runs_with_its_callbacks_and_fakes_and_shows_steps_and_the_s
         assert "faked" in steps.nth(0).text_content(), "the fake answered summarize_cart"
         assert "RF-0001" in steps.nth(1).text_content() and "Δ refunds" in steps.nth(1).text_content()
         assert "needs_approval" in steps.nth(2).text_content(), "refund_guard refused the 500 EUR refund"
+        assert "output from before_tool_callback" in steps.nth(2).text_content()
+        assert "output from" not in steps.nth(1).text_content()
         assert "Δ refusals" in steps.nth(2).text_content()
         assert "[email redacted]" in steps.nth(3).text_content(), "redact_emails changed the tool's output"
+        assert "output from after_tool_callback" in steps.nth(3).text_content()
         assert "before_tool: before_tool_callback" in page.text_content("#turn-hooks")
         rows = {
             row.locator("td").first.text_content(): row.get_attribute("class")
@@ -436,6 +439,7 @@ def test_an_exported_app_is_served_with_its_callbacks_fakes_and_declared_default
         assert '"loyalty_points":150' in changed[2]
         assert page.locator("#diff tbody tr.same td").first.text_content() == "customers"
         assert '"[email]"' in page.text_content("#output"), "the after_tool callback redacted the e-mail"
+        assert "output from after_tool_callback" in page.text_content("#duration")
         page.fill("#form [name='points_to_add']", "900")
         page.click("#run")
         page.wait_for_function("document.querySelector('#output').textContent.includes('between 1 and 500')")

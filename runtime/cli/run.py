@@ -36,6 +36,7 @@ def print_result(console: Console, name: str, result: ToolResult) -> None:
     if result.success:
         notes = " [dim](stored result, not run again)[/dim]" if result.replayed else ""
         notes += " [yellow](faked)[/yellow]" if result.faked else ""
+        notes += f" [magenta](output from {result.replaced_by})[/magenta]" if result.replaced_by else ""
         console.print(f"[green]ok[/green] {name}{notes}")
         console.print_json(json.dumps(result.output, ensure_ascii=False))
     else:

@@ -277,7 +277,8 @@ function showResult(result) {
   $("result").hidden = false;
   $("result-status").textContent = result.success ? "ok" : "failed";
   $("result-status").className = result.success ? "ok" : "failed";
-  $("duration").textContent = `${result.duration_ms} ms`;
+  $("duration").textContent = `${result.duration_ms} ms` + (result.faked ? ", faked" : "") +
+    (result.replaced_by ? `, output from ${result.replaced_by}` : "");
   $("output").textContent = result.success ? JSON.stringify(result.output, null, 2) : "";
   $("error").textContent = errorText(result.error);
   $("logs").textContent = result.logs || "(no logs)";
@@ -364,6 +365,7 @@ function stepItem(step) {
   if (step.name.endsWith("_callback")) badges.push("callback");
   if (step.faked) badges.push("faked");
   head.innerHTML = `<b>${escapeHtml(step.name)}</b> ` + badges.map((b) => `<span class="badge ${b}">${b}</span>`).join(" ");
+  if (step.replaced_by) head.insertAdjacentHTML("beforeend", ` <span class="badge callback">output from ${escapeHtml(step.replaced_by)}</span>`);
   const changed = deltaKeys(step.state_delta);
   if (changed.length) head.insertAdjacentHTML("beforeend", ` <code>Δ ${escapeHtml(changed.join(", "))}</code>`);
   li.append(head);
