@@ -179,8 +179,11 @@ class Executor:
         return trail.outcome(replacement)
 
     def limits_for(self, tool: Tool) -> Limits:
-        """The limits a tool runs under: its own when it was registered with some, else the runtime's."""
-        return tool.limits if isinstance(tool, PythonTool) and tool.limits else self.limits
+        """The limits a tool runs under: its own when it was registered with some, else the runtime's;
+        its ``timeout`` (a CES tool's) is the wall time."""
+        limits = tool.limits if isinstance(tool, PythonTool) and tool.limits else self.limits
+        timeout = tool.options.timeout
+        return limits if timeout is None else limits.merged({"wall_time": timeout})
 
     def run_hook(self, hook: Hook, values: dict[str, Any], trail: Trail, invocation: Invocation) -> Any:
         """Run a callback or fake in the sandbox; its state changes join ``trail``; raises on failure."""

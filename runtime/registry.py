@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from runtime.errors import InvalidSource, NotFound
+from runtime.execution import ExecutionType
 from runtime.schema import ToolSpec
 from runtime.schema.arguments import ArgumentValidator
 from runtime.schema.formats import lower
@@ -20,11 +21,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ToolOptions:
-    """How a host registered a tool: loading and the hints protocols pass on to models."""
+    """How a host registered a tool: loading, the hints protocols pass on to models, and how CES runs it."""
 
     defer_loading: bool = False
     idempotent: bool = False
     read_only: bool = False
+    execution_type: ExecutionType = "SYNCHRONOUS"
+    """``ASYNCHRONOUS``: in a turn the session carries on while the tool runs (``runtime/execution.py``)."""
+    timeout: float | None = None
+    """Seconds of wall time, over the runtime's (or the tool's own) ``Limits.wall_time``."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ call's events atomically, only when the call succeeds. A call that may touch ``a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,13 @@ from runtime.errors import (
     InvalidSource,
     PolicyViolation,
     ToolpenError,
+)
+from runtime.execution import (
+    ExecutionType,
+    ToolCall,
+    ToolExecutionMode,
+    parse_execution_type,
+    parse_tool_execution_mode,
 )
 from runtime.executor import Executor, Invocation, Outcome
 from runtime.pool import WorkerPool
@@ -106,14 +115,25 @@ class Runtime:
         idempotent: bool = False,
         read_only: bool = False,
         replace: bool = False,
+        execution_type: ExecutionType = "SYNCHRONOUS",
+        timeout: float | None = None,
     ) -> Tool:
-        """Register a Python tool from its source text; raises ``InvalidSource`` / ``PolicyViolation``."""
+        """Register a Python tool from its source text; raises ``InvalidSource`` / ``PolicyViolation``.
+
+        ``execution_type`` and ``timeout`` (seconds, the tool's wall time) are a CES tool's
+        (``runtime/execution.py``); without a timeout the tool runs under its ``limits``, else the runtime's."""
         spec = derive_spec(source, name)
         if spec.errors:
             first = spec.errors[0]
             raise InvalidSource(first.message, line=first.line, col=first.col)
         self._compile(source)
-        options = ToolOptions(defer_loading=defer_loading, idempotent=idempotent, read_only=read_only)
+        options = ToolOptions(
+            defer_loading=defer_loading,
+            idempotent=idempotent,
+            read_only=read_only,
+            execution_type=parse_execution_type(execution_type),
+            timeout=_checked_timeout(timeout),
+        )
         tool = PythonTool(name=spec.name, spec=spec, options=options, source=source, limits=limits)
         return self.registry.add(tool, replace=replace)
 
@@ -129,17 +149,25 @@ class Runtime:
         server: str | None = None,
         auth: dict[str, str] | None = None,
         replace: bool = False,
+        execution_type: ExecutionType = "SYNCHRONOUS",
+        timeout: float | None = None,
     ) -> list[Tool]:
-        """Register one tool per operation of an OpenAPI 3.x document (a path or a dict)."""
+        """Register one tool per operation of an OpenAPI 3.x document (a path or a dict).
+
+        ``execution_type`` and ``timeout`` apply to every operation, as a CES toolset's do."""
         from runtime.openapi_toolset import OpenApiToolset
 
         if isinstance(spec, dict):
             endpoints = OpenApiToolset.from_dict(toolset, spec, server=server, auth=auth)
         else:
             endpoints = OpenApiToolset.from_file(toolset, spec, server=server, auth=auth)
+        options = ToolOptions(
+            execution_type=parse_execution_type(execution_type), timeout=_checked_timeout(timeout)
+        )
         return [
             self.registry.add(
-                EndpointTool(name=endpoint.name, spec=endpoint.spec, operation=endpoint), replace=replace
+                EndpointTool(name=endpoint.name, spec=endpoint.spec, options=options, operation=endpoint),
+                replace=replace,
             )
             for endpoint in endpoints.tools
         ]
@@ -214,6 +242,82 @@ class Runtime:
 
         With a session, the call waits up to ``lock_wait`` seconds for the session's lock (then
         its error is ``busy`` and nothing is stored); its wall time starts once it holds it."""
+        plan = self._plan(name, args, context, session_id, call_id, user_id, lock_wait)
+        return plan if isinstance(plan, ToolResult) else self.unit_of_work.run(plan)
+
+    def start(
+        self,
+        name: str,
+        args: dict[str, Any] | None = None,
+        *,
+        context: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        call_id: str | None = None,
+        user_id: str | None = None,
+        lock_wait: float = LOCK_TIMEOUT,
+    ) -> Future[ToolResult]:
+        """Start tool ``name`` and return at once, as CES runs an ``ASYNCHRONOUS`` tool.
+
+        The call begins now (its snapshot is the session as it is now) and runs in a thread
+        without holding the session, so other calls of the session go on meanwhile; it commits
+        when it ends, onto the state the session has then. The future's result is its
+        ``ToolResult``; ``close()`` waits for calls still running."""
+        plan = self._plan(name, args, context, session_id, call_id, user_id, lock_wait)
+        if isinstance(plan, ToolResult):
+            future: Future[ToolResult] = Future()
+            future.set_result(plan)
+            return future
+        return self.unit_of_work.start(plan)
+
+    def call_many(
+        self,
+        calls: Sequence[ToolCall],
+        *,
+        mode: ToolExecutionMode = "PARALLEL",
+        context: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        lock_wait: float = LOCK_TIMEOUT,
+    ) -> list[ToolResult]:
+        """Run the tool calls one model turn selected, as CES's ``toolExecutionMode`` says.
+
+        ``PARALLEL``: they run at once, each from the state the session had before them (none
+        sees another's changes), and commit in the given order, so for a key several of them
+        set the last one's value is kept. ``SEQUENTIAL``: one after the other, each seeing the
+        state the previous one left. Results in the given order; each call has its own call id."""
+        mode = parse_tool_execution_mode(mode)
+        shared = {key: value for key, value in (context or {}).items() if key != "function_call_id"}
+        if mode == "SEQUENTIAL":
+            return [
+                self.call(
+                    call.tool,
+                    call.args,
+                    context=shared,
+                    session_id=session_id,
+                    call_id=call.call_id,
+                    user_id=user_id,
+                    lock_wait=lock_wait,
+                )
+                for call in calls
+            ]
+        plans = [
+            self._plan(call.tool, call.args, shared, session_id, call.call_id, user_id, lock_wait)
+            for call in calls
+        ]
+        ran = iter(self.unit_of_work.run_together([plan for plan in plans if isinstance(plan, CallPlan)]))
+        return [plan if isinstance(plan, ToolResult) else next(ran) for plan in plans]
+
+    def _plan(
+        self,
+        name: str,
+        args: dict[str, Any] | None,
+        context: dict[str, Any] | None,
+        session_id: str | None,
+        call_id: str | None,
+        user_id: str | None,
+        lock_wait: float,
+    ) -> CallPlan | ToolResult:
+        """The plan of one call, or its failed result (an unknown tool, invalid arguments)."""
         context = dict(context or {})
         call_id = call_id or context.get("function_call_id") or new_id("call")
         try:
@@ -226,7 +330,7 @@ class Runtime:
         def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
             return self.executor.run(tool, args, snapshot, invocation)
 
-        plan = CallPlan(
+        return CallPlan(
             name,
             args,
             steps,
@@ -239,7 +343,6 @@ class Runtime:
             shared_scopes=call_scopes(self.registry, self.hooks, tool=tool),
             lock_wait=lock_wait,
         )
-        return self.unit_of_work.run(plan)
 
     async def acall(self, name: str, args: dict[str, Any] | None = None, **kwargs: Any) -> ToolResult:
         """``call`` for asyncio: the same implementation, run in a worker thread."""
@@ -289,12 +392,24 @@ class Runtime:
     # -- lifetime -------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop the workers and close the store."""
+        """Wait for the calls ``start`` left running (up to their wall time), stop the workers and close the store."""
+        self.unit_of_work.wait_detached(self._longest_wall_time())
         self.pool.close()
         self.store.close()
+
+    def _longest_wall_time(self) -> float:
+        return max(
+            [self.executor.limits_for(tool).wall_time for tool in self.registry] + [self.limits.wall_time]
+        )
 
     def __enter__(self) -> Runtime:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _checked_timeout(timeout: float | None) -> float | None:
+    if timeout is not None and not timeout > 0:
+        raise InvalidArguments(f"a tool's timeout is a positive number of seconds, not {timeout!r}")
+    return timeout

@@ -17,12 +17,15 @@ holds what the call read; otherwise the call fails with ``conflict`` and stores 
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
 
 from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
@@ -35,6 +38,9 @@ if TYPE_CHECKING:
 
 Steps = Callable[[dict[str, Any], Invocation], Outcome]
 """The work of one call: from a context snapshot to an outcome."""
+
+MAX_TOGETHER = 8
+"""Calls of one model turn that run at the same time (``run_together``); more wait for a thread."""
 
 LATE_LOCK_TIMEOUT = 5.0
 """Seconds a commit waits for the lock of a shared scope the call did not lock ahead (out of
@@ -89,6 +95,7 @@ class UnitOfWork:
         self.agent_name = agent_name
         self.max_depth = max_depth
         self.max_calls = max_calls
+        self._detached: set[threading.Thread] = set()
 
     def run(self, plan: CallPlan) -> ToolResult:
         """Run ``plan`` once (or replay it); never raises for faults of the tool or the store.
@@ -98,24 +105,141 @@ class UnitOfWork:
         if plan.session_id is None:
             return self._run_ephemeral(plan, self._invocation(plan))
         try:
-            with (
-                self.store.lock(plan.session_id, plan.lock_wait),
-                self.store.lock_scopes(self.app_name, plan.user_id, plan.shared_scopes),
-            ):
-                session = self.store.get_or_create_session(
-                    self.app_name, plan.user_id, plan.session_id, self._given_state(plan), events=False
-                )
-                earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
-                if earlier is not None and earlier.finished:
-                    return ToolResult.from_record(earlier, session.state)
-                if earlier is not None and not plan.idempotent:
-                    raise UnknownOutcome(
-                        f"call {plan.call_id!r} of {plan.name!r} started earlier but stored no result; "
-                        "it may have had effects, so it is not run again"
-                    )
-                return self._run_and_commit(plan, session, self._invocation(plan))
+            with self._locks(plan, plan.shared_scopes):
+                begun = self._begin(plan)
+                if isinstance(begun, ToolResult):
+                    return begun
+                return self._run_and_commit(plan, begun, self._invocation(plan))
         except ToolpenError as error:
-            return ToolResult(False, error=error, call_id=plan.call_id, session_id=plan.session_id)
+            return _failed(plan, error)
+
+    def run_together(self, plans: Sequence[CallPlan]) -> list[ToolResult]:
+        """Run the calls one model turn selected at once, as CES's ``PARALLEL`` mode does.
+
+        They share the session (and context) of the first plan. Under one hold of its locks,
+        every call begins, all run concurrently from the same snapshot (none sees another's
+        changes), then each commits in the given order: for a key several calls set, the last
+        one's value is the one kept. A call that fails stores its failure; the others commit.
+        """
+        if not plans:
+            return []
+        first = plans[0]
+        if first.session_id is None:
+            return _concurrently(
+                [partial(self._run_ephemeral, plan, self._invocation(plan)) for plan in plans]
+            )
+        results: list[ToolResult | None] = [None] * len(plans)
+        scopes = frozenset().union(*(plan.shared_scopes for plan in plans))
+        try:
+            with self._locks(first, scopes):
+                begun: list[tuple[int, CallPlan, dict[str, Any]]] = []
+                session: Session | None = None
+                for index, plan in enumerate(plans):
+                    try:
+                        started = self._begin(plan)
+                    except ToolpenError as error:
+                        results[index] = _failed(plan, error)
+                        continue
+                    if isinstance(started, ToolResult):
+                        results[index] = started
+                    else:
+                        session = started
+                        begun.append((index, plan, self._session_snapshot(plan, started)))
+                outcomes = _concurrently(
+                    [partial(plan.steps, snapshot, self._invocation(plan)) for _, plan, snapshot in begun]
+                )
+                for (index, plan, snapshot), outcome in zip(begun, outcomes, strict=True):
+                    assert session is not None
+                    result = self._conclude(plan, session, snapshot, outcome)
+                    if result.success:  # the next commit applies to the state this one left
+                        session = session.model_copy(update={"state": result.state})
+                    results[index] = result
+        except ToolpenError as error:
+            return [result or _failed(plan, error) for plan, result in zip(plans, results, strict=True)]
+        assert all(result is not None for result in results)
+        return cast(list[ToolResult], results)
+
+    def start(self, plan: CallPlan) -> Future[ToolResult]:
+        """Begin ``plan`` now and run it in a thread without holding its session, as CES runs an
+        ``ASYNCHRONOUS`` tool: the session carries on meanwhile.
+
+        The call begins (or replays) and reads its snapshot under the session's locks; it
+        commits under them again when it ends, onto the state the session has then (for a key
+        another call set meanwhile, this call's value is kept). The future's result is the call's.
+        """
+        future: Future[ToolResult] = Future()
+        if plan.session_id is None:
+            self._detach(future, partial(self._run_ephemeral, plan, self._invocation(plan)))
+            return future
+        try:
+            with self._locks(plan, plan.shared_scopes):
+                begun = self._begin(plan)
+                if isinstance(begun, ToolResult):
+                    future.set_result(begun)
+                    return future
+                snapshot = self._session_snapshot(plan, begun)
+        except ToolpenError as error:
+            future.set_result(_failed(plan, error))
+            return future
+        self._detach(future, partial(self._finish_detached, plan, snapshot, self._invocation(plan)))
+        return future
+
+    def wait_detached(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` seconds) for the calls ``start`` left running."""
+        deadline = time.monotonic() + timeout
+        for thread in list(self._detached):
+            thread.join(max(0.0, deadline - time.monotonic()))
+
+    def _finish_detached(
+        self, plan: CallPlan, snapshot: dict[str, Any], invocation: Invocation
+    ) -> ToolResult:
+        outcome = plan.steps(snapshot, invocation)
+        assert plan.session_id is not None
+        try:
+            with self._locks(plan, plan.shared_scopes):
+                latest = self.store.require_session(plan.session_id, events=False)
+                return self._conclude(plan, latest, snapshot, outcome)
+        except ToolpenError as error:  # its result could not be stored: a retry meets unknown_outcome
+            return _failed(plan, error)
+
+    def _detach(self, future: Future[ToolResult], work: Callable[[], ToolResult]) -> None:
+        def run() -> None:
+            try:
+                future.set_result(work())
+            except BaseException as error:  # noqa: BLE001 (a fault of ours reaches the future's reader)
+                future.set_exception(error)
+            finally:
+                self._detached.discard(threading.current_thread())
+
+        thread = threading.Thread(target=run, name="toolpen-async-call", daemon=True)
+        self._detached.add(thread)
+        thread.start()
+
+    def _locks(self, plan: CallPlan, scopes: frozenset[Scope]) -> ExitStack:
+        """The session's lock, then those of ``scopes``, held until the returned stack closes."""
+        assert plan.session_id is not None
+        stack = ExitStack()
+        with stack:
+            stack.enter_context(self.store.lock(plan.session_id, plan.lock_wait))
+            stack.enter_context(self.store.lock_scopes(self.app_name, plan.user_id, scopes))
+            return stack.pop_all()
+
+    def _begin(self, plan: CallPlan) -> Session | ToolResult:
+        """Under the locks: the session (created from the context's state if new) and the call's
+        start record; a finished earlier run of the same call id is its stored result instead."""
+        assert plan.session_id is not None
+        session = self.store.get_or_create_session(
+            self.app_name, plan.user_id, plan.session_id, self._given_state(plan), events=False
+        )
+        earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
+        if earlier is not None and earlier.finished:
+            return ToolResult.from_record(earlier, session.state)
+        if earlier is not None and not plan.idempotent:
+            raise UnknownOutcome(
+                f"call {plan.call_id!r} of {plan.name!r} started earlier but stored no result; "
+                "it may have had effects, so it is not run again"
+            )
+        return session
 
     def _invocation(self, plan: CallPlan) -> Invocation:
         """The call's deadline and budgets, from now: waiting for the locks is not the call's time.
@@ -145,10 +269,19 @@ class UnitOfWork:
         return _result(plan.steps(snapshot, invocation), state, plan.call_id, None)
 
     def _run_and_commit(self, plan: CallPlan, session: Session, invocation: Invocation) -> ToolResult:
+        snapshot = self._session_snapshot(plan, session)
+        return self._conclude(plan, session, snapshot, plan.steps(snapshot, invocation))
+
+    def _session_snapshot(self, plan: CallPlan, session: Session) -> dict[str, Any]:
+        """The snapshot of a session call: the session's state plus the context's ``temp:`` keys."""
         given = plan.context.get("state") or {}
         temp = {key: value for key, value in given.items() if key.startswith("temp:")}
-        snapshot = self._snapshot(plan, {**session.state, **temp}, session.id)
-        outcome = plan.steps(snapshot, invocation)
+        return self._snapshot(plan, {**session.state, **temp}, session.id)
+
+    def _conclude(
+        self, plan: CallPlan, session: Session, snapshot: dict[str, Any], outcome: Outcome
+    ) -> ToolResult:
+        """Under the locks: store the call's failure, or commit its delta onto ``session``'s state and its events."""
         result = _result(outcome, session.state, plan.call_id, session.id)
         if not outcome.success:
             self.store.fail_call(session.id, plan.call_id, result.stored())
@@ -237,6 +370,20 @@ class UnitOfWork:
 def _part(state: dict[str, Any], scope: Scope) -> dict[str, Any]:
     """The keys of ``state`` in ``scope``."""
     return {key: value for key, value in state.items() if scope_of(key) is scope}
+
+
+def _failed(plan: CallPlan, error: ToolpenError) -> ToolResult:
+    return ToolResult(False, error=error, call_id=plan.call_id, session_id=plan.session_id)
+
+
+def _concurrently(work: list[Callable[[], Any]]) -> list[Any]:
+    """Each of ``work`` in a thread of its own (at most ``MAX_TOGETHER`` at once); results in order."""
+    if len(work) <= 1:
+        return [item() for item in work]
+    with ThreadPoolExecutor(
+        max_workers=min(len(work), MAX_TOGETHER), thread_name_prefix="toolpen-call"
+    ) as pool:
+        return list(pool.map(lambda item: item(), work))
 
 
 def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: str | None) -> ToolResult:

@@ -30,7 +30,8 @@ from runtime.app.models import (
     ToolResource,
     ToolsetResource,
 )
-from runtime.errors import BadArchive, InvalidApp
+from runtime.errors import BadArchive, InvalidApp, ToolpenError
+from runtime.execution import CES_TIMEOUTS, ExecutionType, ces_timeout, parse_execution_type
 
 APP_FILES = ("app.json", "app.yaml", "app.yml")
 WORK_FOLDER = ".toolpen"
@@ -49,7 +50,9 @@ class AppTool:
     source: str
     code_path: str
     resource_path: str
-    execution_type: str
+    execution_type: ExecutionType
+    timeout: float
+    """Seconds: the tool's ``timeout``, else CES's default for its execution type (30 s, 60 s)."""
     fake_source: str | None = None
     fake_path: str | None = None
     fake_enabled: bool = False
@@ -80,6 +83,8 @@ class AppToolset:
     resource_path: str
     schema_path: str
     document: dict[str, Any]
+    execution_type: ExecutionType = "SYNCHRONOUS"
+    timeout: float = CES_TIMEOUTS["SYNCHRONOUS"]
 
 
 @dataclass(frozen=True)
@@ -306,13 +311,15 @@ def _tool(files: dict[str, bytes], path: str) -> AppTool | str:
     if fake is not None and fake.code_block is not None:
         where = f"{path}: toolFakeConfig.codeBlock.pythonCode"
         fake_source, fake_path = resolve_text(files, fake.code_block.python_code, where)
+    kind, timeout = _execution(resource.execution_type, resource.timeout, path)
     return AppTool(
         display_name=resource.display_name or function.name or folder,
         entry=function.name or None,
         source=source,
         code_path=code_path or path,
         resource_path=path,
-        execution_type=resource.execution_type or "SYNCHRONOUS",
+        execution_type=kind,
+        timeout=timeout,
         fake_source=fake_source,
         fake_path=fake_path or (path if fake_source else None),
         fake_enabled=bool(fake and fake.enable_fake_mode),
@@ -327,7 +334,17 @@ def _toolset(files: dict[str, bytes], path: str, environment: dict[str, Any]) ->
     where = f"{path}: openApiToolset.openApiSchema"
     text, schema_path = resolve_text(files, resource.open_api_toolset.open_api_schema, where)
     document = apply_environment(text, resource.display_name, folder, environment, schema_path or path)
-    return AppToolset(resource.display_name, path, schema_path or path, document)
+    kind, timeout = _execution(resource.execution_type, resource.timeout, path)
+    return AppToolset(resource.display_name, path, schema_path or path, document, kind, timeout)
+
+
+def _execution(kind: str | None, timeout: str | None, path: str) -> tuple[ExecutionType, float]:
+    """A tool's or toolset's execution type and its timeout in seconds (CES's default when unset)."""
+    chosen = parse_execution_type(kind)
+    try:
+        return chosen, ces_timeout(chosen, timeout)
+    except ToolpenError as error:
+        raise InvalidApp(f"{path}: timeout: {error.message}") from None
 
 
 def _environment(files: dict[str, bytes]) -> dict[str, Any]:

@@ -166,6 +166,7 @@ class ToolsetResource(Resource):
     display_name: str
     description: str = ""
     execution_type: ExecutionType | None = None
+    timeout: str | None = None
     open_api_toolset: OpenApiToolsetResource | None = None
     mcp_toolset: Settings | None = None
     connector_toolset: Settings | None = None

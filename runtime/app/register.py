@@ -64,13 +64,21 @@ def register_app(
     and (with ``fakes``) the tool fakes."""
     for tool in app.tools.values():
         with _about(tool.code_path):
-            registered = rt.add_tool(tool.source, tool.entry)
+            registered = rt.add_tool(
+                tool.source, tool.entry, execution_type=tool.execution_type, timeout=tool.timeout
+            )
         if fakes and tool.fake_enabled and tool.fake_source:
             with _about(tool.fake_path or tool.resource_path):
                 rt.add_fakes(tool.fake_source, tool=registered.name)
     for toolset in app.toolsets.values():
         with _about(toolset.schema_path):
-            rt.add_openapi(toolset.display_name, toolset.document, auth=auth)
+            rt.add_openapi(
+                toolset.display_name,
+                toolset.document,
+                auth=auth,
+                execution_type=toolset.execution_type,
+                timeout=toolset.timeout,
+            )
     guards = [callback for guardrail in applied_guardrails(app, agent) for callback in guardrail.callbacks]
     for callback in [*guards, *(app.agent(agent).callbacks if agent is not None else [])]:
         if not callback.disabled:

@@ -219,6 +219,8 @@ def turn_command(
     """Run a scripted turn against the app: before_agent callbacks, the calls in order, after_agent callbacks.
 
     A new session's state is the declared variables' defaults, then the script's ``context.state``.
+    Several tools one model response selected (a list in ``calls``) run by the app's
+    ``toolExecutionMode``; an ASYNCHRONOUS tool answers pending at once, its result after the turn.
     Exit 0 when every step succeeded, 1 when one failed, 2 when the app or the script is unusable.
     """
     from runtime.cli.turn import play_turn, read_turn, report_turn
@@ -233,7 +235,8 @@ def turn_command(
         context["state"] = {**loaded.initial_state(), **(context.get("state") or {})}
         session_id = session or str(script.get("session") or "turn")
         with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
-            steps = play_turn(rt, {**script, "context": context}, session_id)
+            mode = script.get("tool_execution_mode") or loaded.resource.tool_execution_mode
+            steps = play_turn(rt, {**script, "context": context}, session_id, mode)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:
         steps.append(("turn", ToolResult(success=False, error=error)))

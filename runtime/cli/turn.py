@@ -5,7 +5,13 @@ relative to the file) and the calls in order::
 
     {"session": "s1", "context": {...}, "tools": ["../t.py"], "openapi": {"crm": "../crm.yaml"},
      "callbacks": ["../guard.py"], "fakes": ["../fake.py"],
-     "calls": [{"tool": "t", "args": {...}}]}
+     "calls": [{"tool": "t", "args": {...}}, [{"tool": "a"}, {"tool": "b"}]],
+     "tool_execution_mode": "PARALLEL"}
+
+An item of ``calls`` that is a list is one model response that selected several tools: they run
+by the tool execution mode (``PARALLEL``, the default, or ``SEQUENTIAL``; ``toolpen app turn``
+takes the app's). An ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` at once and its
+result is reported after the turn.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from runtime.cli.setup import (
     with_extra_options,
 )
 from runtime.errors import InvalidArguments, ToolpenError
+from runtime.execution import ToolCall, parse_tool_execution_mode
 from runtime.store import DEFAULT_STORE_URL
 
 if TYPE_CHECKING:
@@ -74,25 +81,46 @@ def _merged(first: Extras, second: Extras) -> Extras:
     )
 
 
-def play_turn(rt: Runtime, script: dict[str, Any], session: str) -> list[tuple[str, ToolResult]]:
-    """Run the turn: before_agent callbacks, the calls in order, after_agent callbacks."""
+def play_turn(
+    rt: Runtime, script: dict[str, Any], session: str, mode: str | None = None
+) -> list[tuple[str, ToolResult]]:
+    """Run the turn: before_agent callbacks, the calls, after_agent callbacks, then the results of
+    asynchronous tools (``<tool> (result)``; their immediate answer is ``<tool> (started)``).
+
+    An item of ``calls`` that is a list is one model response selecting several tools, run by
+    ``mode`` (else the script's ``tool_execution_mode``, default ``PARALLEL``)."""
+    from runtime.turns import run_tool_calls
+
     context = dict(script.get("context") or {})
     rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
+    chosen = parse_tool_execution_mode(mode or script.get("tool_execution_mode"))
     steps: list[tuple[str, ToolResult]] = []
     if rt.hooks.get("before_agent"):
         before = rt.run_callbacks("before_agent", session_id=session, context=context)
         steps.append(("before_agent_callback", before))
         if not before.success or before.output is not None:
             return steps
-    for call in script["calls"]:
-        steps.append(
-            (call["tool"], rt.call(call["tool"], call.get("args") or {}, context=context, session_id=session))
-        )
+    started = []
+    for item in script["calls"]:
+        selected = [_tool_call(call) for call in (item if isinstance(item, list) else [item])]
+        for turn_call in run_tool_calls(rt, selected, mode=chosen, context=context, session_id=session):
+            if turn_call.later is None:
+                steps.append((turn_call.call.tool, turn_call.result))
+            else:
+                steps.append((f"{turn_call.call.tool} (started)", turn_call.result))
+                started.append(turn_call)
     if rt.hooks.get("after_agent"):
         steps.append(
             ("after_agent_callback", rt.run_callbacks("after_agent", session_id=session, context=context))
         )
+    steps.extend((f"{item.call.tool} (result)", item.later.result()) for item in started if item.later)
     return steps
+
+
+def _tool_call(call: Any) -> ToolCall:
+    if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
+        raise InvalidArguments(f'a turn\'s call is {{"tool": NAME, "args": {{...}}}}, not {str(call)[:80]}')
+    return ToolCall(call["tool"], dict(call.get("args") or {}))
 
 
 @app.command("turn", epilog=example("toolpen turn samples/turns/refund_turn.json --session demo"))
