@@ -71,15 +71,20 @@ class Runtime:
         walls: WallsMode = "all",
         allow_weak_isolation: bool = False,
         initial_state: dict[str, Any] | None = None,
+        tool_execution_mode: ToolExecutionMode = "SEQUENTIAL",
     ) -> None:
         """Raises ``IsolationUnavailable`` where the machine lacks a wall of the process sandbox,
         unless ``allow_weak_isolation`` (then it warns once per process and runs without it).
 
         ``initial_state`` is every new session's state (an app's declared defaults), under the
-        ``state`` a call's context gives."""
+        ``state`` a call's context gives. ``tool_execution_mode`` is how several calls of one model
+        response run (``call_many``, turns, the protocol adapters): an app's runtime has the app's
+        (CES's default is ``PARALLEL``); ``SEQUENTIAL`` by default, so that a host's calls see
+        each other's changes unless it asks otherwise."""
         if walls not in WALLS_MODES:
             raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
         self.walls = walls
+        self.tool_execution_mode = parse_tool_execution_mode(tool_execution_mode)
         self.pool = WorkerPool(size=pool_size, reuse=reuse_workers, allow_weak_isolation=allow_weak_isolation)
         self.limits = limits or Limits()
         self.store = open_store(store) if isinstance(store, str) else store
@@ -273,19 +278,20 @@ class Runtime:
         self,
         calls: Sequence[ToolCall],
         *,
-        mode: ToolExecutionMode = "PARALLEL",
+        mode: ToolExecutionMode | None = None,
         context: dict[str, Any] | None = None,
         session_id: str | None = None,
         user_id: str | None = None,
         lock_wait: float = LOCK_TIMEOUT,
     ) -> list[ToolResult]:
-        """Run the tool calls one model turn selected, as CES's ``toolExecutionMode`` says.
+        """Run the tool calls one model turn selected, as CES's ``toolExecutionMode`` says
+        (``mode``, else the runtime's ``tool_execution_mode``).
 
         ``PARALLEL``: they run at once, each from the state the session had before them (none
         sees another's changes), and commit in the given order, so for a key several of them
         set the last one's value is kept. ``SEQUENTIAL``: one after the other, each seeing the
         state the previous one left. Results in the given order; each call has its own call id."""
-        mode = parse_tool_execution_mode(mode)
+        mode = parse_tool_execution_mode(mode or self.tool_execution_mode)
         shared = {key: value for key, value in (context or {}).items() if key != "function_call_id"}
         if mode == "SEQUENTIAL":
             return [

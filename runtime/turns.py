@@ -3,7 +3,7 @@
 An ``ASYNCHRONOUS`` tool starts (``Runtime.start``) and answers at once with a pending response,
 ``{"status": "pending"}``, the way ADK's long-running tools answer first; its result comes later,
 when its future is done. The other calls run by the app's tool execution mode
-(``Runtime.call_many``): ``PARALLEL`` at once from the same state, ``SEQUENTIAL`` one after the
+(``Runtime.call_many``, the runtime's ``tool_execution_mode``): ``PARALLEL`` at once from the same state, ``SEQUENTIAL`` one after the
 other. In ``PARALLEL`` mode the asynchronous tools start first, from that same state.
 """
 
@@ -44,13 +44,13 @@ def run_tool_calls(
     runtime: Runtime,
     calls: Sequence[ToolCall],
     *,
-    mode: ToolExecutionMode = "PARALLEL",
+    mode: ToolExecutionMode | None = None,
     context: dict[str, Any] | None = None,
     session_id: str | None = None,
     user_id: str | None = None,
 ) -> list[TurnCall]:
-    """Run one model turn's calls; results in the calls' order."""
-    mode = parse_tool_execution_mode(mode)
+    """Run one model turn's calls by ``mode`` (else the runtime's); results in the calls' order."""
+    mode = parse_tool_execution_mode(mode or runtime.tool_execution_mode)
     calls = [call if call.call_id else ToolCall(call.tool, call.args, new_id("call")) for call in calls]
     done: dict[int, TurnCall] = {}
 

@@ -20,7 +20,7 @@ import pytest
 
 from runtime import EgressPolicy, Runtime
 from runtime.app import app_runtime, load_app
-from runtime.errors import InvalidApp
+from runtime.errors import InvalidApp, InvalidArguments
 from runtime.execution import ToolCall
 from runtime.turns import run_tool_calls
 from tests.httpd import Handler, LocalServer, serve
@@ -95,7 +95,7 @@ def rt(request: pytest.FixtureRequest, server: LocalServer) -> Iterator[Runtime]
 
 def test_parallel_calls_run_at_once_from_the_same_state(rt: Runtime, gauge: Gauge) -> None:
     calls = [ToolCall("slow", {"key": "a"}), ToolCall("slow", {"key": "b"})]
-    results = rt.call_many(calls, session_id="s")
+    results = rt.call_many(calls, mode="PARALLEL", session_id="s")
     assert all(result.success for result in results), [result.error for result in results]
     assert gauge.most == 2  # the service held both requests at once
     assert rt.store.require_session("s").state == {"a": "slow", "b": "slow"}
@@ -107,7 +107,7 @@ def test_parallel_calls_share_one_context_and_commit_in_order(rt: Runtime) -> No
         ToolCall("mark", {"key": "x", "value": "first"}),
         ToolCall("mark", {"key": "x", "value": "second"}),
     ]
-    first, second = rt.call_many(calls, session_id="s")
+    first, second = rt.call_many(calls, mode="PARALLEL", session_id="s")
     assert first.output == {"x": "0"} and second.output == {"x": "0"}  # neither saw the other
     assert first.state == {"x": "first"} and second.state == {"x": "second"}
     assert first.call_id != second.call_id
@@ -131,7 +131,7 @@ def test_sequential_calls_see_the_previous_ones_changes(rt: Runtime, gauge: Gaug
 def test_an_asynchronous_tool_answers_pending_and_the_session_goes_on(rt: Runtime, gauge: Gauge) -> None:
     gauge.gate.clear()  # the service holds the background tool's request until the test opens it
     calls = [ToolCall("background", {"key": "late"}), ToolCall("mark", {"key": "now", "value": "1"})]
-    pending, marked = run_tool_calls(rt, calls, session_id="s")
+    pending, marked = run_tool_calls(rt, calls, mode="PARALLEL", session_id="s")
     assert gauge.answered == 0  # the turn did not wait for the background tool
     assert pending.result.output == {"status": "pending"} and pending.later is not None
     assert marked.later is None and marked.result.success
@@ -202,6 +202,7 @@ def test_app_tools_get_ces_timeouts(tmp_path: Path) -> None:
         },
     )
     with app_runtime(load_app(root)) as rt:
+        assert rt.tool_execution_mode == "PARALLEL"  # the app's; a plain Runtime's is SEQUENTIAL
         timeouts = {
             name: rt.executor.limits_for(rt.get_tool(name)).wall_time for name in ("plain", "later", "brief")
         }
@@ -220,8 +221,47 @@ def test_a_malformed_timeout_names_the_file(tmp_path: Path) -> None:
 
 
 def test_runtime_timeouts_are_checked() -> None:
-    with Runtime() as rt, pytest.raises(Exception, match="positive number of seconds"):
-        rt.add_tool(nap("plain"), timeout=0)
+    with Runtime() as rt:
+        assert rt.tool_execution_mode == "SEQUENTIAL"
+        with pytest.raises(InvalidArguments, match="positive number of seconds"):
+            rt.add_tool(nap("plain"), timeout=0)
+
+
+def marks(*pairs: tuple[str, str]) -> list[tuple[str, dict[str, str]]]:
+    return [(f"c{index}", {"key": key, "value": value}) for index, (key, value) in enumerate(pairs)]
+
+
+@pytest.mark.parametrize(("mode", "seen_by_second"), [("SEQUENTIAL", {"x": "1"}), ("PARALLEL", {})])
+def test_the_protocol_adapters_run_a_responses_calls_by_the_runtimes_mode(
+    mode: str, seen_by_second: dict[str, str]
+) -> None:
+    from runtime.protocols import handle_required_actions, handle_tool_calls
+
+    calls = marks(("x", "1"), ("y", "2"))
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": "mark", "arguments": json.dumps(args)}}
+            for call_id, args in calls
+        ],
+    }
+    session = {
+        "id": "agents-session",
+        "required_actions": [
+            {"type": "function_call", "turn_id": "t1", "call_id": call_id, "name": "mark", "arguments": args}
+            for call_id, args in calls
+        ],
+    }
+    with Runtime(tool_execution_mode=mode) as rt:  # type: ignore[arg-type]
+        rt.add_tool(MARK)
+        replies = handle_tool_calls(message, rt, session_id="chat")
+        assert [reply["tool_call_id"] for reply in replies] == ["c0", "c1"]
+        assert json.loads(replies[1]["content"]) == seen_by_second
+        events = handle_required_actions(session, rt)
+        assert [event["call_id"] for event in events] == ["c0", "c1"]
+        assert json.loads(events[1]["output"]) == seen_by_second
+        for session_id in ("chat", "agents-session"):
+            assert rt.store.require_session(session_id).state == {"x": "1", "y": "2"}
 
 
 @pytest.mark.slow

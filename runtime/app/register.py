@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from runtime.app.loader import App, AppGuardrail
 from runtime.egress import EgressPolicy
 from runtime.errors import ToolpenError
+from runtime.execution import parse_tool_execution_mode
 from runtime.runtime import Runtime
 from runtime.store import Store
 from sandbox.wire import WallsMode
@@ -48,6 +49,7 @@ def app_runtime(
         app_name=app_name or app.name,
         agent_name=chosen.display_name if chosen else "agent",
         initial_state=app.initial_state(),
+        tool_execution_mode=parse_tool_execution_mode(app.resource.tool_execution_mode),
     )
     try:
         register_app(rt, app, chosen.display_name if chosen else None, fakes=fakes, auth=auth)

@@ -235,8 +235,7 @@ def turn_command(
         context["state"] = {**loaded.initial_state(), **(context.get("state") or {})}
         session_id = session or str(script.get("session") or "turn")
         with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
-            mode = script.get("tool_execution_mode") or loaded.resource.tool_execution_mode
-            steps = play_turn(rt, {**script, "context": context}, session_id, mode)
+            steps = play_turn(rt, {**script, "context": context}, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:
         steps.append(("turn", ToolResult(success=False, error=error)))

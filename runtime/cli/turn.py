@@ -9,8 +9,9 @@ relative to the file) and the calls in order::
      "tool_execution_mode": "PARALLEL"}
 
 An item of ``calls`` that is a list is one model response that selected several tools: they run
-by the tool execution mode (``PARALLEL``, the default, or ``SEQUENTIAL``; ``toolpen app turn``
-takes the app's). An ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` at once and its
+by the tool execution mode (``PARALLEL`` or ``SEQUENTIAL``: the script's, else ``toolpen app
+turn`` takes the app's, ``PARALLEL`` unless it says otherwise, and ``toolpen turn`` runs them
+``SEQUENTIAL``). An ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` at once and its
 result is reported after the turn.
 """
 
@@ -88,12 +89,12 @@ def play_turn(
     asynchronous tools (``<tool> (result)``; their immediate answer is ``<tool> (started)``).
 
     An item of ``calls`` that is a list is one model response selecting several tools, run by
-    ``mode`` (else the script's ``tool_execution_mode``, default ``PARALLEL``)."""
+    ``mode``, else the script's ``tool_execution_mode``, else the runtime's (an app's own)."""
     from runtime.turns import run_tool_calls
 
     context = dict(script.get("context") or {})
     rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
-    chosen = parse_tool_execution_mode(mode or script.get("tool_execution_mode"))
+    chosen = parse_tool_execution_mode(mode or script.get("tool_execution_mode") or rt.tool_execution_mode)
     steps: list[tuple[str, ToolResult]] = []
     if rt.hooks.get("before_agent"):
         before = rt.run_callbacks("before_agent", session_id=session, context=context)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from runtime.errors import InvalidArguments, ToolpenError
+from runtime.execution import ToolCall
 from runtime.schema.arguments import validate_arguments
 from runtime.search import DEFAULT_LIMIT, ToolIndex
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "TOOL_SEARCH",
     "CallOutcome",
+    "CallRequest",
     "agent_tools",
     "chat_tools",
     "drive_session",
@@ -33,6 +35,7 @@ __all__ = [
     "output_text",
     "parse_arguments",
     "run_call",
+    "run_calls",
     "run_chat",
     "search_deferred",
     "send_results",
@@ -126,7 +129,7 @@ def run_call(
     context: dict[str, Any] | None = None,
 ) -> CallOutcome:
     """Run one call; ``tool_search`` (unless a tool has that name) answers ``{"tools": [define(match)]}``."""
-    if name == TOOL_SEARCH and name not in {tool.name for tool in runtime.tools(include_deferred=True)}:
+    if _is_search(runtime, name):
         try:
             # The model chose these: a "limit" of "many" or 1e400 used to raise out of the
             # adapter (int() on it) instead of answering the model with an error.
@@ -140,6 +143,73 @@ def run_call(
     except ToolpenError as error:
         return CallOutcome(False, error=error)
     return CallOutcome(result.success, result.output, result.error, bool(result.replayed))
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """One call a model asked for: the tool, its arguments, and toolpen's call id (None: a new one)."""
+
+    name: str
+    args: dict[str, Any]
+    call_id: str | None = None
+
+
+def run_calls(
+    runtime: Runtime,
+    requests: Sequence[CallRequest | CallOutcome],
+    *,
+    define: Callable[[Tool], dict[str, Any]],
+    session_id: str | None = None,
+    context: dict[str, Any] | None = None,
+) -> list[CallOutcome]:
+    """Run the calls of one model response by the runtime's ``tool_execution_mode``, outcomes in order.
+
+    An item that is already a ``CallOutcome`` (its arguments did not parse) stays as it is.
+    ``SEQUENTIAL``: one after the other, each through ``run_call``. ``PARALLEL`` (an app's
+    runtime, as CES): the tool calls run at once from the same state and commit in order
+    (``Runtime.call_many``); a ``tool_search`` answers as it does alone.
+    """
+    if runtime.tool_execution_mode == "SEQUENTIAL":
+        return [
+            request
+            if isinstance(request, CallOutcome)
+            else run_call(
+                runtime,
+                request.name,
+                request.args,
+                define=define,
+                session_id=session_id,
+                call_id=request.call_id,
+                context=context,
+            )
+            for request in requests
+        ]
+    together = {
+        index: request
+        for index, request in enumerate(requests)
+        if isinstance(request, CallRequest) and not _is_search(runtime, request.name)
+    }
+    calls = [ToolCall(request.name, request.args, request.call_id) for request in together.values()]
+    results = runtime.call_many(calls, mode="PARALLEL", context=context, session_id=session_id)
+    ran = {
+        index: CallOutcome(result.success, result.output, result.error, bool(result.replayed))
+        for index, result in zip(together, results, strict=True)
+    }
+    return [
+        ran[index]
+        if index in ran
+        else request
+        if isinstance(request, CallOutcome)
+        else run_call(
+            runtime, request.name, request.args, define=define, session_id=session_id, context=context
+        )
+        for index, request in enumerate(requests)
+    ]
+
+
+def _is_search(runtime: Runtime, name: str) -> bool:
+    """``tool_search`` is ours unless a registered tool has that name."""
+    return name == TOOL_SEARCH and name not in {tool.name for tool in runtime.tools(include_deferred=True)}
 
 
 def output_text(output: Any) -> str:

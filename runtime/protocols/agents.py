@@ -21,11 +21,12 @@ from openai import APIConnectionError
 from runtime.errors import InvalidArguments, OutputTooLarge, StreamEnded
 from runtime.protocols import (
     CallOutcome,
+    CallRequest,
     error_text,
     has_deferred,
     output_text,
     parse_arguments,
-    run_call,
+    run_calls,
     search_deferred,
 )
 from runtime.search import DEFAULT_LIMIT
@@ -141,34 +142,34 @@ def handle_required_actions(
 
     Returns one ``agent.session.input.tool_result`` event per ``function_call`` action, in
     order. Calls run in the toolpen session named after the agents session, with call id
-    ``"{turn_id}:{call_id}"``, so a second handling replays the stored results.
+    ``"{turn_id}:{call_id}"``, so a second handling replays the stored results; one after the
+    other, or at once when the runtime's ``tool_execution_mode`` is ``PARALLEL`` (an app's).
     """
     session_id = _field(session, "id")
-    events = []
-    for action in _field(session, "required_actions") or ():
-        if _field(action, "type") != "function_call":
-            continue
-        turn_id, call_id = _field(action, "turn_id"), _field(action, "call_id")
-        try:
-            # Missing ids used to become the text "None": unrelated sessions shared the toolpen
-            # session "None", and id-less actions shared one stored result.
-            if not (_usable_id(session_id) and _usable_id(turn_id) and _usable_id(call_id)):
-                raise InvalidArguments("the session id, turn_id and call_id must be non-empty strings")
-            args = parse_arguments(_field(action, "arguments"))
-        except InvalidArguments as error:
-            outcome = CallOutcome(False, error=error)
-        else:
-            outcome = run_call(
-                runtime,
-                str(_field(action, "name")),
-                args,
-                define=function_tool,
-                session_id=session_id,
-                call_id=toolpen_call_id(turn_id, call_id),
-                context=context,
-            )
-        events.append(tool_result_event(turn_id, call_id, outcome))
-    return events
+    actions = [
+        action
+        for action in _field(session, "required_actions") or ()
+        if _field(action, "type") == "function_call"
+    ]
+    requests = [_request(session_id, action) for action in actions]
+    outcomes = run_calls(runtime, requests, define=function_tool, session_id=session_id, context=context)
+    return [
+        tool_result_event(_field(action, "turn_id"), _field(action, "call_id"), outcome)
+        for action, outcome in zip(actions, outcomes, strict=True)
+    ]
+
+
+def _request(session_id: Any, action: Any) -> CallRequest | CallOutcome:
+    turn_id, call_id = _field(action, "turn_id"), _field(action, "call_id")
+    try:
+        # Missing ids used to become the text "None": unrelated sessions shared the toolpen
+        # session "None", and id-less actions shared one stored result.
+        if not (_usable_id(session_id) and _usable_id(turn_id) and _usable_id(call_id)):
+            raise InvalidArguments("the session id, turn_id and call_id must be non-empty strings")
+        args = parse_arguments(_field(action, "arguments"))
+    except InvalidArguments as error:
+        return CallOutcome(False, error=error)
+    return CallRequest(str(_field(action, "name")), args, toolpen_call_id(turn_id, call_id))
 
 
 def idempotency_key(session_id: str, events: list[dict[str, Any]]) -> str:

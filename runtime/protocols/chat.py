@@ -19,11 +19,12 @@ from runtime.protocols import (
     TOOL_SEARCH_DESCRIPTION,
     TOOL_SEARCH_PARAMETERS,
     CallOutcome,
+    CallRequest,
     error_text,
     has_deferred,
     output_text,
     parse_arguments,
-    run_call,
+    run_calls,
 )
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
 
@@ -72,23 +73,15 @@ class _Reply:
     outcome: CallOutcome
 
 
-def _answer(
-    call: Mapping[str, Any], runtime: Runtime, session_id: str | None, context: dict[str, Any] | None
-) -> _Reply:
+def _request(call: Mapping[str, Any]) -> CallRequest | CallOutcome:
     function = _as_dict(call.get("function") or {})
     try:
-        args = parse_arguments(function.get("arguments"))
+        return CallRequest(str(function.get("name", "")), parse_arguments(function.get("arguments")))
     except InvalidArguments as error:
-        outcome = CallOutcome(False, error=error)
-    else:
-        outcome = run_call(
-            runtime,
-            str(function.get("name", "")),
-            args,
-            define=tool_definition,
-            session_id=session_id,
-            context=context,
-        )
+        return CallOutcome(False, error=error)
+
+
+def _reply(call: Mapping[str, Any], outcome: CallOutcome) -> _Reply:
     content = output_text(outcome.output) if outcome.success else error_text(outcome.error)
     return _Reply({"role": "tool", "tool_call_id": call.get("id", ""), "content": content}, outcome)
 
@@ -96,8 +89,11 @@ def _answer(
 def _replies(
     message: Any, runtime: Runtime, session_id: str | None, context: dict[str, Any] | None
 ) -> list[_Reply]:
-    calls = _as_dict(message).get("tool_calls") or []
-    return [_answer(_as_dict(call), runtime, session_id, context) for call in calls]
+    """The replies to a message's tool calls, run by the runtime's ``tool_execution_mode``."""
+    calls = [_as_dict(call) for call in _as_dict(message).get("tool_calls") or []]
+    requests = [_request(call) for call in calls]
+    outcomes = run_calls(runtime, requests, define=tool_definition, session_id=session_id, context=context)
+    return [_reply(call, outcome) for call, outcome in zip(calls, outcomes, strict=True)]
 
 
 def handle_tool_calls(
@@ -107,7 +103,8 @@ def handle_tool_calls(
     session_id: str | None = None,
     context: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Run every tool call of an assistant message (dict or SDK object), in order.
+    """Run every tool call of an assistant message (dict or SDK object): one after the other, or
+    at once when the runtime's ``tool_execution_mode`` is ``PARALLEL`` (an app's, as in CES).
 
     Returns one ``{"role": "tool", "tool_call_id", "content"}`` per call, in the calls' order.
     A call that fails (unknown tool, arguments that are not JSON, a tool error) gets an error
