@@ -10,12 +10,13 @@ same tool callbacks. A session call's snapshot carries no events: the worker ask
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,10 @@ from sandbox.wire import WallsMode
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker, RequestBudget
+
+
+MAX_RUNNING = 16
+"""Nested calls of one top-level call that may run at the same time (each holds a worker)."""
 
 
 @dataclass
@@ -45,18 +50,30 @@ class Invocation:
     """Reads the session's events (JSON) when a step's code first asks for them; None when
     they travel in the snapshot (a call without a session)."""
     _events: list[dict[str, Any]] | None = None
+    _running: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     """Nested calls started through ``async_tools`` run in threads of their own."""
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
 
-    def count_call(self) -> None:
-        """One more nested call; ``BudgetExceeded`` past ``max_calls``."""
+    @contextlib.contextmanager
+    def nested_call(self) -> Iterator[None]:
+        """One more nested call while the block runs; ``BudgetExceeded`` past ``max_calls`` in all,
+        or past ``MAX_RUNNING`` running at once (``async_tools`` calls run side by side, each in a
+        worker: refused rather than queued, since a queued call's caller may hold a slot)."""
         with self._lock:
-            self.calls += 1
-            if self.calls > self.max_calls:
+            if self.calls >= self.max_calls:
                 raise BudgetExceeded(f"more than {self.max_calls} tool calls in one call")
+            if self._running >= MAX_RUNNING:
+                raise BudgetExceeded(f"more than {MAX_RUNNING} tool calls of one call running at once")
+            self.calls += 1
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running -= 1
 
     def events(self) -> list[dict[str, Any]]:
         """The session's events, read once for all the steps of the call."""
@@ -291,12 +308,12 @@ class Executor:
             raise BudgetExceeded(f"tool call cycle: {' -> '.join([*path, name])}")
         if len(path) > invocation.max_depth:
             raise BudgetExceeded(f"nested tool calls deeper than {invocation.max_depth}")
-        invocation.count_call()
         tool = self.registry.get(name)
         args = tool.arguments(params.get("args") or {})
         nested = dict(snapshot, state=params.get("state", snapshot.get("state", {})))
         nested["function_call_id"] = f"call_{uuid.uuid4().hex[:16]}"
-        outcome = self.run(tool, args, nested, invocation)
+        with invocation.nested_call():
+            outcome = self.run(tool, args, nested, invocation)
         if not outcome.success:
             error = outcome.error or ToolFailed(f"tool {name!r} failed")
             raise type(error)(f"tool {name!r} failed: {error.message}")

@@ -194,3 +194,24 @@ return "early"
         result = rt.call("probe", {})
         assert result.error is not None and result.error.kind == "protocol"
         assert "done before the answers" in result.error.message
+
+
+def test_calls_running_at_once_are_bounded(rt: Runtime, gauge: Gauge) -> None:
+    """Four started calls that each start four: twenty would run at once, sixteen may."""
+    rt.add_tool(
+        'def fan() -> list:\n    """Starts four fetches."""\n'
+        "    started = [async_tools.fetch({'n': n}) for n in range(4)]\n"
+        "    outcomes = []\n"
+        "    for future in started:\n"
+        "        try:\n            outcomes.append(future()['n'])\n"
+        "        except StatusError as error:\n            outcomes.append(error.message)\n"
+        "    return outcomes\n"
+    )
+    rt.add_tool(tool("return [future() for future in [async_tools.fan({}) for _ in range(4)]]"))
+    result = rt.call("probe", {})
+    assert result.success, result.error
+    outcomes = [outcome for fan in result.output for outcome in fan]
+    refused = [outcome for outcome in outcomes if "running at once" in outcome]
+    assert refused, outcomes
+    assert len(gauge.spans) == len(outcomes) - len(refused)  # the others reached the service
+    assert gauge.most <= 16 - 4  # the four fans hold four of the sixteen
