@@ -24,7 +24,7 @@ from runtime.callbacks import Hook
 from runtime.errors import BudgetExceeded, OutputTooLarge, PolicyViolation, Timeout, ToolFailed, ToolpenError
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
-from runtime.session import StateDelta
+from runtime.state import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import WallsMode
 

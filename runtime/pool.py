@@ -46,7 +46,7 @@ from runtime.jail import (
     namespace_walls,
     seccomp_program,
 )
-from runtime.session import StateDelta
+from runtime.state import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import (
     MAX_CONCURRENT_RPCS,

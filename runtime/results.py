@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runtime.errors import ToolpenError, error_from_dict
-from runtime.session import CallRecord, StateDelta
+from runtime.state import StateDelta
+
+if TYPE_CHECKING:
+    from runtime.session import CallRecord
 
 
 @dataclass

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook, parse_hooks
 from runtime.egress import EgressPolicy
@@ -38,12 +38,13 @@ from runtime.results import ToolResult
 from runtime.schema import derive_spec
 from runtime.schema.formats import lower
 from runtime.shared_scopes import call_scopes
-from runtime.store import LOCK_TIMEOUT, Store, open_store
+from runtime.store import LOCK_TIMEOUT, open_store
 from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
-from sandbox.language.compiler import compile_tool
 from sandbox.limits import Limits
-from sandbox.process.plain import compile_plain
 from sandbox.wire import WALLS_MODES, WallsMode
+
+if TYPE_CHECKING:
+    from runtime.store import Store
 
 __all__ = ["Runtime", "ToolResult"]
 
@@ -208,6 +209,11 @@ class Runtime:
 
     def _compile(self, source: str) -> None:
         """Refuse a source the walls would refuse at run time, then warm the pool with it."""
+        # the compilers (RestrictedPython, and pydantic for annotations) load with the first
+        # source registered, not with `import runtime`
+        from sandbox.language.compiler import compile_tool
+        from sandbox.process.plain import compile_plain
+
         if self.walls == "process":
             compile_plain(source)
         else:

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 
 from runtime.callbacks import Hook
 from runtime.registry import PythonTool, Registry, Tool
-from runtime.session import SHARED_SCOPES as SHARED
-from runtime.session import Scope, scope_of
+from runtime.state import SHARED_SCOPES as SHARED
+from runtime.state import Scope, scope_of
 
 CONTEXT_NAMES = frozenset({"context", "callback_context"})
 """The names under which tool and callback code receives the context."""

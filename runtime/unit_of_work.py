@@ -30,11 +30,13 @@ from typing import TYPE_CHECKING, Any, cast
 from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
 from runtime.results import ToolResult
-from runtime.session import SHARED_SCOPES, Event, EventActions, Scope, Session, call_events, scope_of
-from runtime.store import LOCK_TIMEOUT, Store
+from runtime.state import SHARED_SCOPES, Scope, scope_of
+from runtime.store import LOCK_TIMEOUT
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker
+    from runtime.session import Event, Session
+    from runtime.store import Store
 
 Steps = Callable[[dict[str, Any], Invocation], Outcome]
 """The work of one call: from a context snapshot to an outcome."""
@@ -332,6 +334,10 @@ class UnitOfWork:
 
     def _events(self, plan: CallPlan, outcome: Outcome, author: str, invocation_id: str) -> list[Event]:
         """The events a successful call adds to its session."""
+        # the session models (pydantic) load with the store that holds them, not with the call
+        # path: an ephemeral call never needs them
+        from runtime.session import call_events, state_change_event
+
         delta = outcome.state_delta
         if plan.tool_events:
             return call_events(
@@ -343,10 +349,7 @@ class UnitOfWork:
                 author=author,
                 invocation_id=invocation_id,
             )
-        if stored := delta.without_temp():
-            actions = EventActions(state_delta=stored.to_dict())
-            return [Event(author=author, invocation_id=invocation_id, actions=actions)]
-        return []
+        return [state_change_event(delta, author, invocation_id)] if delta.without_temp() else []
 
     def _snapshot(
         self, plan: CallPlan, state: dict[str, Any], session_id: str, events: list[Any] | None = None

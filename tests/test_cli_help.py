@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import typer
 
-from runtime.cli import app
+from runtime.cli import load_commands
 from tests.conftest import SAMPLES
 
 
@@ -30,7 +30,7 @@ def command_paths() -> list[list[str]]:
             if hasattr(command, "commands"):
                 walk(command, [*prefix, name])
 
-    walk(typer.main.get_command(app), [])
+    walk(typer.main.get_command(load_commands()), [])
     return paths
 
 

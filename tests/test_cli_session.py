@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from runtime.cli import app
-from runtime.session import StateDelta, call_events
+from runtime.cli import load_commands
+from runtime.session import call_events
+from runtime.state import StateDelta
 from runtime.store import open_store
 from tests.conftest import ROOT, service_params
 from tests.test_store import POSTGRES_URLS, fresh_postgres
@@ -41,7 +42,7 @@ TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, ["session", *args])
+    result = CliRunner().invoke(load_commands(), ["session", *args])
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -15,7 +15,7 @@ import typer
 import yaml
 from dockerfile_parse import DockerfileParser
 
-from runtime.cli import app
+from runtime.cli import load_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFESTS = sorted((ROOT / "deploy" / "kubernetes").glob("*.yaml"))
@@ -92,7 +92,7 @@ def test_the_store_is_postgresql_from_a_secret() -> None:
 
 
 def test_the_deployment_and_image_arguments_are_serve_options() -> None:
-    serve = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
+    serve = typer.main.get_command(load_commands()).commands["serve"]  # type: ignore[attr-defined]
     known = {option for parameter in serve.params for option in parameter.opts}
     (container,) = one("Deployment")["spec"]["template"]["spec"]["containers"]
     given = {arg.split("=", 1)[0] for arg in container["args"]}

@@ -121,14 +121,20 @@ def test_tool_search_works_in_the_core(tmp_path: Path) -> None:
 def test_import_and_help_load_nothing_heavy(tmp_path: Path) -> None:
     # What start-up must not pay for: these load when a call, a document or a server needs them.
     code = (
-        "import runtime\nfrom runtime import Runtime\nimport runtime.cli\n"
+        "import runtime\nfrom runtime import Runtime\nimport runtime.cli\nruntime.cli.load_commands()\n"
         f"print(sorted(name for name in {HEAVY!r} if sys.modules.get(name) is not None))"
     )
     done = core_python(code, tmp_path)
     assert done.stdout.splitlines() == ["[]"], done.stderr
 
 
-def test_version(tmp_path: Path) -> None:
-    done = core_toolpen("--version", cwd=tmp_path)
-    assert done.returncode == 0
+def test_version_loads_no_command(tmp_path: Path) -> None:
+    code = (
+        "sys.argv[1:] = ['--version']\nfrom runtime.cli import COMMAND_MODULES, main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([name for name in COMMAND_MODULES if f'runtime.cli.{name}' in sys.modules])"
+    )
+    done = core_python(code, tmp_path)
     assert done.stdout.startswith("toolpen ")
+    assert done.stdout.splitlines()[-1] == "[]", done.stderr
+    assert core_toolpen("--version", cwd=tmp_path).returncode == 0

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 from test_store import POSTGRES_URLS
 
-from runtime.session import StateDelta
+from runtime.state import StateDelta
 from runtime.store import open_store
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]

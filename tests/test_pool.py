@@ -17,7 +17,7 @@ import pytest
 
 from runtime.errors import NotFound, Timeout
 from runtime.pool import WorkerPool, WorkerReply
-from runtime.session import StateDelta
+from runtime.state import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import ProtocolError
 

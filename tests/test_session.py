@@ -8,7 +8,8 @@ import math
 import pytest
 
 from runtime.errors import InvalidState
-from runtime.session import Event, Scope, Session, StateDelta, call_events, encode_json, scope_of
+from runtime.session import Event, Session, call_events
+from runtime.state import Scope, StateDelta, encode_json, scope_of
 
 
 @pytest.mark.parametrize(

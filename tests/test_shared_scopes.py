@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from runtime.session import Scope
 from runtime.shared_scopes import call_scopes, reach_of
+from runtime.state import Scope
 
 APP, USER = Scope.APP, Scope.USER
 BOTH = {APP, USER}

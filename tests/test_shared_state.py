@@ -25,7 +25,7 @@ from test_store import STORE_URLS, fresh_store
 from runtime import Runtime
 from runtime.errors import Conflict
 from runtime.executor import Invocation, Outcome
-from runtime.session import Scope, StateDelta
+from runtime.state import Scope, StateDelta
 from runtime.unit_of_work import CallPlan
 from sandbox.limits import Limits
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from runtime.session import StateDelta
+from runtime.state import StateDelta
 from runtime.store import SqliteStore
 
 

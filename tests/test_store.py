@@ -30,7 +30,8 @@ import pytest
 import redis
 
 from runtime.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
-from runtime.session import Scope, StateDelta, call_events
+from runtime.session import call_events
+from runtime.state import Scope, StateDelta
 from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store, redis_store
 from runtime.store.postgres import PostgresStore
 from runtime.store.redis_store import RedisStore, split_prefix

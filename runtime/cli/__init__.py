@@ -1,21 +1,30 @@
-"""The `toolpen` command. Each module below registers its commands on `app`."""
+"""The `toolpen` command. Each command module registers its commands on `app` when loaded.
+
+``main`` loads them all, except for ``toolpen --version``, which answers from `app.py` alone.
+"""
 
 from __future__ import annotations
 
-# Command modules register themselves on import (one module per command group).
-from runtime.cli import apps as _apps  # noqa: F401
-from runtime.cli import doctor as _doctor  # noqa: F401
-from runtime.cli import mcp as _mcp  # noqa: F401
-from runtime.cli import run as _run  # noqa: F401
-from runtime.cli import schema as _schema  # noqa: F401
-from runtime.cli import serve as _serve  # noqa: F401
-from runtime.cli import store as _store  # noqa: F401
-from runtime.cli import turn as _turn  # noqa: F401
-from runtime.cli import web as _web  # noqa: F401
+import importlib
+import sys
+
+import typer
+
 from runtime.cli.app import app
-from runtime.cli.session import session_app  # noqa: F401
+
+COMMAND_MODULES = ("apps", "doctor", "mcp", "run", "schema", "serve", "session", "store", "turn", "web")
+"""One module per command or command group, in `runtime/cli/`."""
+
+
+def load_commands() -> typer.Typer:
+    """The `toolpen` application with every command registered."""
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"runtime.cli.{name}")
+    return app
 
 
 def main() -> None:
     """Console-script entry point."""
+    if sys.argv[1:] != ["--version"]:
+        load_commands()
     app()

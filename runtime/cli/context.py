@@ -39,7 +39,8 @@ def session_for(given: str | None, context: dict[str, Any]) -> str:
 
 def prepare_session(rt: Runtime, session_id: str, context: dict[str, Any], *, fresh: bool) -> None:
     """Make the stored session hold what ``context`` says, or raise ``InvalidArguments`` saying why not."""
-    from runtime.session import StateDelta
+    from runtime.session import state_change_event
+    from runtime.state import StateDelta
 
     given_state = context.get("state") or {}
     if not isinstance(given_state, dict):
@@ -65,7 +66,7 @@ def prepare_session(rt: Runtime, session_id: str, context: dict[str, Any], *, fr
         }
         if changed:
             delta = StateDelta(changed, [])
-            _record(rt, session_id, delta, [_state_change(delta)])
+            _record(rt, session_id, delta, [state_change_event(delta, CONTEXT_AUTHOR)])
 
 
 def _events(value: Any) -> list[dict[str, Any]]:
@@ -104,12 +105,6 @@ def _check_history(session_id: str, stored: list[dict[str, Any]], given: list[di
             f"{len(wanted)} event(s) of --context, and the tool sees the stored ones: pass --fresh to start "
             "the session anew from --context, or name another --session"
         )
-
-
-def _state_change(delta: Any) -> Event:
-    from runtime.session import Event, EventActions
-
-    return Event(author=CONTEXT_AUTHOR, actions=EventActions(state_delta=delta.to_dict()))
 
 
 def _record(rt: Runtime, session_id: str, delta: Any, events: list[Event]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from runtime.session import StateDelta
+from runtime.state import StateDelta
 from runtime.store import Store
 
 CATALOG_APP = "#tools"

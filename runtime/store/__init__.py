@@ -20,11 +20,14 @@ from runtime.errors import InvalidArguments
 from runtime.extras import require_extra
 
 if TYPE_CHECKING:
-    from runtime.store.base import LOCK_TIMEOUT, Store
+    from runtime.store.base import Store
     from runtime.store.memory import MemoryStore
     from runtime.store.sqlite import SqliteStore
 
 DEFAULT_STORE_URL = "sqlite:///.toolpen/sessions.db"
+
+LOCK_TIMEOUT = 60.0
+"""Seconds ``Store.lock`` waits for a busy session before raising ``Busy``."""
 
 __all__ = [
     "DEFAULT_STORE_URL",
@@ -38,7 +41,6 @@ __all__ = [
 
 
 _LAZY = {
-    "LOCK_TIMEOUT": "runtime.store.base",
     "Store": "runtime.store.base",
     "MemoryStore": "runtime.store.memory",
     "SqliteStore": "runtime.store.sqlite",

@@ -34,11 +34,10 @@ from types import TracebackType
 from typing import Any
 
 from runtime.errors import Busy, InvalidArguments, NotFound, ToolpenError
-from runtime.session import CallRecord, Event, Scope, Session, SessionSummary, StateDelta, encode_json
+from runtime.session import CallRecord, Event, Session, SessionSummary
+from runtime.state import Scope, StateDelta, encode_json
+from runtime.store import LOCK_TIMEOUT
 from runtime.store.migrations import SchemaVersion
-
-LOCK_TIMEOUT = 60.0
-"""Seconds ``Store.lock`` waits for a busy session before raising ``Busy``."""
 
 StateOwner = tuple[str, str, str]
 """Which row holds a scope's state: (app_name, user_id, session_id), '' where not used."""

@@ -15,7 +15,8 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from runtime.errors import NotFound
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
+from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
+from runtime.state import StateDelta, encode_json
 from runtime.store.base import (
     LOCK_TIMEOUT,
     StateOwner,

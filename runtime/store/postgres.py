@@ -41,7 +41,8 @@ from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from runtime.errors import InvalidArguments, InvalidState, StoreError
-from runtime.session import Session, StateDelta
+from runtime.session import Session
+from runtime.state import StateDelta
 from runtime.store.base import (
     LOCK_TIMEOUT,
     StateOwner,

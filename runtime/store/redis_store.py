@@ -39,7 +39,8 @@ from redis.client import Pipeline
 from redis.lock import Lock
 
 from runtime.errors import NotFound, StoreError, Timeout
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
+from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
+from runtime.state import StateDelta, encode_json
 from runtime.store.base import (
     LOCK_TIMEOUT,
     StateOwner,

@@ -17,7 +17,8 @@ from contextlib import AbstractContextManager, closing
 from typing import Any, ClassVar, Protocol
 
 from runtime.errors import NotFound
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary, StateDelta, encode_json
+from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
+from runtime.state import StateDelta, encode_json
 from runtime.store.base import StateOwner, Store, already_finished, never_begun, scoped_parts
 
 TABLES = """

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from runtime.errors import StoreError
-from runtime.session import Session, StateDelta
+from runtime.session import Session
+from runtime.state import StateDelta
 from runtime.store.base import (
     LOCK_TIMEOUT,
     StateOwner,
