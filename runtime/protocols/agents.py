@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,7 @@ from runtime.protocols import (
     run_calls,
     search_deferred,
 )
+from runtime.protocols.steps import Blocking, Loop, NextItem, Pause, arun_steps, run_steps
 from runtime.search import DEFAULT_LIMIT
 
 if TYPE_CHECKING:
@@ -199,16 +199,17 @@ def result_batches(
 def send_results(client: Any, session_id: str, events: list[dict[str, Any]]) -> None:
     """POST the results to the session's events endpoint, each request at most 4 MiB, each
     with an ``Idempotency-Key`` of its own results."""
-    for batch in result_batches(events):
-        client.beta.agents.sessions.events.create(
-            session_id, events=batch, idempotency_key=idempotency_key(session_id, batch)
-        )
+    run_steps(_sending(client, session_id, events))
 
 
 async def asend_results(client: Any, session_id: str, events: list[dict[str, Any]]) -> None:
     """``send_results`` with an ``openai.AsyncOpenAI`` client."""
+    await arun_steps(_sending(client, session_id, events))
+
+
+def _sending(client: Any, session_id: str, events: list[dict[str, Any]]) -> Loop[None]:
     for batch in result_batches(events):
-        await client.beta.agents.sessions.events.create(
+        yield client.beta.agents.sessions.events.create(
             session_id, events=batch, idempotency_key=idempotency_key(session_id, batch)
         )
 
@@ -247,31 +248,7 @@ def drive_session(
     again and answers what is pending from the stored results; after ``reconnects`` streams in a
     row that ended without news it raises ``StreamEnded``.
     """
-    sessions = client.beta.agents.sessions
-    drive = _Drive(session_id, input, reconnects)
-    while True:
-        try:
-            with sessions.events.stream(session_id) as stream:
-                session = sessions.retrieve(session_id)
-                if session.status == "requires_action":
-                    send_results(
-                        client, session_id, handle_required_actions(session, runtime, context=context)
-                    )
-                if drive.input_due():
-                    sessions.events.create(session_id, events=[user_message(drive.take_input())])
-                elif session.status in FINAL:
-                    return session
-                for event in stream:
-                    drive.heard()
-                    if event.type == "agent.session.requires_action":
-                        events = handle_required_actions(event.session, runtime, context=context)
-                        send_results(client, session_id, events)
-                    elif event.type in FINAL_EVENTS:
-                        return event.session
-        except STREAM_ERRORS:
-            pass  # a dropped connection: like an ended stream
-        drive.ended(sessions.retrieve(session_id).status)
-        time.sleep(drive.pause())
+    return run_steps(_Drive(client, session_id, runtime, context, input, reconnects).loop())
 
 
 async def adrive_session(
@@ -284,53 +261,71 @@ async def adrive_session(
     reconnects: int = DEFAULT_RECONNECTS,
 ) -> Any:
     """``drive_session`` with an ``openai.AsyncOpenAI`` client; tools run in worker threads."""
-    sessions = client.beta.agents.sessions
-    drive = _Drive(session_id, input, reconnects)
-    while True:
-        try:
-            async with await sessions.events.stream(session_id) as stream:
-                session = await sessions.retrieve(session_id)
-                if session.status == "requires_action":
-                    events = await ahandle_required_actions(session, runtime, context=context)
-                    await asend_results(client, session_id, events)
-                if drive.input_due():
-                    await sessions.events.create(session_id, events=[user_message(drive.take_input())])
-                elif session.status in FINAL:
-                    return session
-                async for event in stream:
-                    drive.heard()
-                    if event.type == "agent.session.requires_action":
-                        events = await ahandle_required_actions(event.session, runtime, context=context)
-                        await asend_results(client, session_id, events)
-                    elif event.type in FINAL_EVENTS:
-                        return event.session
-        except STREAM_ERRORS:
-            pass
-        drive.ended((await sessions.retrieve(session_id)).status)
-        await asyncio.sleep(drive.pause())
+    return await arun_steps(_Drive(client, session_id, runtime, context, input, reconnects).loop())
 
 
 class _Drive:
-    """What ``drive_session`` and ``adrive_session`` track across reconnects."""
+    """The loop of ``drive_session`` and ``adrive_session``, for either client
+    (``runtime/protocols/steps.py``), and what it tracks across reconnects."""
 
-    def __init__(self, session_id: str, input: str | None, reconnects: int) -> None:
+    def __init__(
+        self,
+        client: Any,
+        session_id: str,
+        runtime: Runtime,
+        context: dict[str, Any] | None,
+        input: str | None,
+        reconnects: int,
+    ) -> None:
+        self.client = client
+        self.sessions = client.beta.agents.sessions
         self.session_id = session_id
+        self.runtime = runtime
+        self.context = context
         self._input = input
         self._reconnects = reconnects
         self._quiet = 0  # streams in a row that ended without an event
 
-    def input_due(self) -> bool:
-        return self._input is not None
+    def loop(self) -> Loop[Any]:
+        """Subscribe, follow, and subscribe again until the session is idle or failed."""
+        while True:
+            try:
+                stream = yield self.sessions.events.stream(self.session_id)
+                try:
+                    final = yield from self._follow(stream)
+                finally:
+                    yield stream.close()
+                if final is not None:
+                    return final
+            except STREAM_ERRORS:
+                pass  # a dropped connection: like an ended stream
+            self._ended((yield self.sessions.retrieve(self.session_id)).status)
+            yield Pause(min(0.05 * 2**self._quiet, 2.0))
 
-    def take_input(self) -> str:
-        text, self._input = self._input, None
-        assert text is not None
-        return text
+    def _follow(self, stream: Any) -> Loop[Any]:
+        """One subscription: the idle or failed session, or None when the stream ends first."""
+        session = yield self.sessions.retrieve(self.session_id)
+        if session.status == "requires_action":
+            yield from self._answer(session)
+        if self._input is not None:
+            text, self._input = self._input, None
+            yield self.sessions.events.create(self.session_id, events=[user_message(text)])
+        elif session.status in FINAL:
+            return session
+        while (event := (yield NextItem(stream))) is not None:
+            self._quiet = 0
+            if event.type == "agent.session.requires_action":
+                yield from self._answer(event.session)
+            elif event.type in FINAL_EVENTS:
+                return event.session
+        return None
 
-    def heard(self) -> None:
-        self._quiet = 0
+    def _answer(self, session: Any) -> Loop[None]:
+        """Run the session's pending calls (their results stored first), then send the results."""
+        events = yield Blocking(handle_required_actions, session, self.runtime, context=self.context)
+        yield from _sending(self.client, self.session_id, events)
 
-    def ended(self, status: str) -> None:
+    def _ended(self, status: str) -> None:
         """A stream ended with the session in ``status``; ``StreamEnded`` after too many."""
         self._quiet += 1
         if self._quiet > self._reconnects:
@@ -338,6 +333,3 @@ class _Drive:
                 f"the event stream of session {self.session_id!r} ended {self._quiet} times in a row "
                 f"without news while the session was {status!r}"
             )
-
-    def pause(self) -> float:
-        return min(0.05 * 2**self._quiet, 2.0)

@@ -27,6 +27,7 @@ from runtime.protocols import (
     run_calls,
 )
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
+from runtime.protocols.steps import Blocking, Loop, arun_steps, run_steps
 
 if TYPE_CHECKING:
     from runtime.registry import Tool
@@ -192,6 +193,15 @@ class _Conversation:
         self.choice = _next_choice(self.choice)
         return None
 
+    def loop(self, client: Any, max_turns: int) -> Loop[ChatRun]:
+        """The loop of ``run_chat`` and ``arun_chat``, for either client (``runtime/protocols/steps.py``)."""
+        for turn in range(1, max_turns + 1):
+            response = yield client.chat.completions.create(**self.request())
+            run = yield Blocking(self.answer, response, turn)
+            if run is not None:
+                return run
+        raise BudgetExceeded(f"the model was still calling tools after {max_turns} turns")
+
 
 def run_chat(
     client: Any,
@@ -226,11 +236,7 @@ def run_chat(
         strict=strict,
         create_args=create_args,
     )
-    for turn in range(1, max_turns + 1):
-        run = conversation.answer(client.chat.completions.create(**conversation.request()), turn)
-        if run is not None:
-            return run
-    raise BudgetExceeded(f"the model was still calling tools after {max_turns} turns")
+    return run_steps(conversation.loop(client, max_turns))
 
 
 async def arun_chat(
@@ -259,12 +265,7 @@ async def arun_chat(
         strict=strict,
         create_args=create_args,
     )
-    for turn in range(1, max_turns + 1):
-        response = await client.chat.completions.create(**conversation.request())
-        run = await asyncio.to_thread(conversation.answer, response, turn)
-        if run is not None:
-            return run
-    raise BudgetExceeded(f"the model was still calling tools after {max_turns} turns")
+    return await arun_steps(conversation.loop(client, max_turns))
 
 
 async def ahandle_tool_calls(
