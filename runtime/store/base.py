@@ -30,14 +30,30 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
 from runtime.errors import Busy, InvalidArguments, NotFound, ToolpenError
-from runtime.session import CallRecord, Event, Session, SessionSummary
+from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
 from runtime.state import Scope, StateDelta, encode_json
 from runtime.store import LOCK_TIMEOUT
 from runtime.store.migrations import SchemaVersion
+
+
+@dataclass(frozen=True)
+class FinishedCall:
+    """A call's end as a store writes it (inputs checked): its result and status, and for a
+    success the state delta (no ``temp:`` keys) and the events, in the same transaction."""
+
+    session_id: str
+    call_id: str
+    status: CallStatus
+    result: dict[str, Any]
+    now: float
+    delta: StateDelta = field(default_factory=StateDelta)
+    events: list[Event] = field(default_factory=list)
+
 
 StateOwner = tuple[str, str, str]
 """Which row holds a scope's state: (app_name, user_id, session_id), '' where not used."""
@@ -254,12 +270,12 @@ class Store(ABC):
         for event in events:
             encode_json(event.to_dict(), "an event")
         encode_json(result, "the call's result")
-        self._commit_call(session_id, call_id, delta, events, result, time.time())
+        self._commit_call(FinishedCall(session_id, call_id, "succeeded", result, time.time(), delta, events))
 
     def fail_call(self, session_id: str, call_id: str, result: dict[str, Any]) -> None:
         """Store a failed call's result; the state and events do not change."""
         encode_json(result, "the call's result")
-        self._fail_call(session_id, call_id, result, time.time())
+        self._fail_call(FinishedCall(session_id, call_id, "failed", result, time.time()))
 
     @abstractmethod
     def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
@@ -300,19 +316,11 @@ class Store(ABC):
         """Insert ``record`` unless (session_id, call_id) exists; return the existing one."""
 
     @abstractmethod
-    def _commit_call(
-        self,
-        session_id: str,
-        call_id: str,
-        delta: StateDelta,
-        events: list[Event],
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
+    def _commit_call(self, call: FinishedCall) -> None:
         """One transaction: the delta, the events, the result (status ``succeeded``)."""
 
     @abstractmethod
-    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
+    def _fail_call(self, call: FinishedCall) -> None:
         """Store the result with status ``failed``."""
 
 

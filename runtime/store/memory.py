@@ -15,10 +15,11 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from runtime.errors import NotFound
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
+from runtime.session import CallRecord, Event, Session, SessionSummary
 from runtime.state import StateDelta, encode_json
 from runtime.store.base import (
     LOCK_TIMEOUT,
+    FinishedCall,
     StateOwner,
     Store,
     already_finished,
@@ -132,25 +133,17 @@ class MemoryStore(Store):
             )
             return None
 
-    def _commit_call(
-        self,
-        session_id: str,
-        call_id: str,
-        delta: StateDelta,
-        events: list[Event],
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
+    def _commit_call(self, call: FinishedCall) -> None:
         with self._data_lock:
-            record = self._started_call(session_id, call_id)
-            self._apply(session_id, delta)
-            self._events[session_id].extend(_copy([event.to_dict() for event in events]))
-            self._sessions[session_id]["last_update_time"] = now
-            self._finish(record, "succeeded", result, now)
+            record = self._started_call(call.session_id, call.call_id)
+            self._apply(call.session_id, call.delta)
+            self._events[call.session_id].extend(_copy([event.to_dict() for event in call.events]))
+            self._sessions[call.session_id]["last_update_time"] = call.now
+            self._finish(record, call)
 
-    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
+    def _fail_call(self, call: FinishedCall) -> None:
         with self._data_lock:
-            self._finish(self._started_call(session_id, call_id), "failed", result, now)
+            self._finish(self._started_call(call.session_id, call.call_id), call)
 
     # -- under self._data_lock ------------------------------------------------------------
 
@@ -174,7 +167,7 @@ class MemoryStore(Store):
         for owner, part in scoped_parts(delta, meta["app_name"], meta["user_id"], session_id):
             self._states[owner] = _copy(part.apply_to(self._states.get(owner, {})))
 
-    def _finish(self, record: CallRecord, status: CallStatus, result: dict[str, Any], now: float) -> None:
-        record.status = status
-        record.result = _copy(result)
-        record.finished_at = now
+    def _finish(self, record: CallRecord, call: FinishedCall) -> None:
+        record.status = call.status
+        record.result = _copy(call.result)
+        record.finished_at = call.now

@@ -39,10 +39,11 @@ from redis.client import Pipeline
 from redis.lock import Lock
 
 from runtime.errors import NotFound, StoreError, Timeout
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
+from runtime.session import CallRecord, Event, Session, SessionSummary
 from runtime.state import StateDelta, encode_json
 from runtime.store.base import (
     LOCK_TIMEOUT,
+    FinishedCall,
     StateOwner,
     Store,
     already_finished,
@@ -288,21 +289,14 @@ class RedisStore(Store):
 
         return self._transaction(begin, meta_key, calls_key)
 
-    def _commit_call(
-        self,
-        session_id: str,
-        call_id: str,
-        delta: StateDelta,
-        events: list[Event],
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
+    def _commit_call(self, call: FinishedCall) -> None:
+        session_id, now, events = call.session_id, call.now, call.events
         meta_key = self._key("session", session_id)
         held = self._held_locks(session_id)
 
         def commit(pipe: Pipeline) -> None:
             app_name, user_id = self._owner(pipe, session_id)
-            finished = self._finished(pipe, session_id, call_id, "succeeded", result, now)
+            finished = self._finished(pipe, call)
             for lock_key, token in held.items():
                 if pipe.get(lock_key) != token:
                     raise Timeout(
@@ -310,12 +304,12 @@ class RedisStore(Store):
                         "nothing was stored"
                     )
             pipe.multi()
-            self._queue_delta(pipe, session_id, app_name, user_id, delta)
+            self._queue_delta(pipe, session_id, app_name, user_id, call.delta)
             if events:
                 pipe.rpush(self._key("events", session_id), *[_dumps(event.to_dict()) for event in events])
             pipe.hset(meta_key, "last_update_time", repr(now))
             pipe.zadd(self._sessions_key, {session_id: now})
-            pipe.hset(self._key("calls", session_id), call_id, finished)
+            pipe.hset(self._key("calls", session_id), call.call_id, finished)
 
         self._transaction(commit, meta_key, self._key("calls", session_id), *held)
 
@@ -333,16 +327,16 @@ class RedisStore(Store):
             keys += [self._scope_lock_key((app_name, user_id, "")), self._scope_lock_key((app_name, "", ""))]
         return {key: tokens[key] for key in keys if key in tokens}
 
-    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
-        calls_key = self._key("calls", session_id)
+    def _fail_call(self, call: FinishedCall) -> None:
+        calls_key = self._key("calls", call.session_id)
 
         def fail(pipe: Pipeline) -> None:
-            self._owner(pipe, session_id)
-            finished = self._finished(pipe, session_id, call_id, "failed", result, now)
+            self._owner(pipe, call.session_id)
+            finished = self._finished(pipe, call)
             pipe.multi()
-            pipe.hset(calls_key, call_id, finished)
+            pipe.hset(calls_key, call.call_id, finished)
 
-        self._transaction(fail, self._key("session", session_id), calls_key)
+        self._transaction(fail, self._key("session", call.session_id), calls_key)
 
     # -- reads (inside a transaction: of watched keys) ------------------------------------
 
@@ -363,23 +357,15 @@ class RedisStore(Store):
             raise NotFound(f"session {session_id!r} not found")
         return owner
 
-    def _finished(
-        self,
-        pipe: Pipeline,
-        session_id: str,
-        call_id: str,
-        status: CallStatus,
-        result: dict[str, Any],
-        now: float,
-    ) -> str:
+    def _finished(self, pipe: Pipeline, call: FinishedCall) -> str:
         """The JSON of the call's record with its result; the call must be begun and unfinished."""
-        record = self._read_call(pipe, session_id, call_id)
+        record = self._read_call(pipe, call.session_id, call.call_id)
         if record is None:
-            raise never_begun(session_id, call_id)
+            raise never_begun(call.session_id, call.call_id)
         if record.finished:
-            raise already_finished(session_id, call_id)
+            raise already_finished(call.session_id, call.call_id)
         return record.model_copy(
-            update={"status": status, "result": result, "finished_at": now}
+            update={"status": call.status, "result": call.result, "finished_at": call.now}
         ).model_dump_json()
 
     def _queue_delta(

@@ -17,9 +17,9 @@ from contextlib import AbstractContextManager, closing
 from typing import Any, ClassVar, Protocol
 
 from runtime.errors import NotFound
-from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
+from runtime.session import CallRecord, Event, Session, SessionSummary
 from runtime.state import StateDelta, encode_json
-from runtime.store.base import StateOwner, Store, already_finished, never_begun, scoped_parts
+from runtime.store.base import FinishedCall, StateOwner, Store, already_finished, never_begun, scoped_parts
 
 TABLES = """
 CREATE TABLE toolpen_sessions (
@@ -233,35 +233,28 @@ class SqlStore(Store):
                 return None
             return self._record(self._run(conn, _GET_CALL, (record.session_id, record.call_id)).fetchone())
 
-    def _commit_call(
-        self,
-        session_id: str,
-        call_id: str,
-        delta: StateDelta,
-        events: list[Event],
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
+    def _commit_call(self, call: FinishedCall) -> None:
+        session_id = call.session_id
         with self._transaction() as conn:
             owners = self._run(
                 conn,
                 "UPDATE toolpen_sessions SET last_update_time = ? WHERE id = ? RETURNING app_name, user_id",
-                (now, session_id),
+                (call.now, session_id),
             ).fetchall()
             if not owners:
                 raise NotFound(f"session {session_id!r} not found")
-            self._finish(conn, session_id, call_id, "succeeded", result, now)
-            self._merge(conn, session_id, owners[0]["app_name"], owners[0]["user_id"], delta)
+            self._finish(conn, call)
+            self._merge(conn, session_id, owners[0]["app_name"], owners[0]["user_id"], call.delta)
             with closing(conn.cursor()) as cursor:
                 cursor.executemany(
                     in_style("INSERT INTO toolpen_events (session_id, data) VALUES (?, ?)", self.placeholder),
-                    [(session_id, dumps(event.to_dict())) for event in events],
+                    [(session_id, dumps(event.to_dict())) for event in call.events],
                 )
 
-    def _fail_call(self, session_id: str, call_id: str, result: dict[str, Any], now: float) -> None:
+    def _fail_call(self, call: FinishedCall) -> None:
         with self._transaction() as conn:
-            self._lock_session_row(conn, session_id)
-            self._finish(conn, session_id, call_id, "failed", result, now)
+            self._lock_session_row(conn, call.session_id)
+            self._finish(conn, call)
 
     # -- inside a transaction -------------------------------------------------------------
 
@@ -271,17 +264,10 @@ class SqlStore(Store):
         if self._run(conn, statement, (session_id,)).fetchone() is None:
             raise NotFound(f"session {session_id!r} not found")
 
-    def _finish(
-        self,
-        conn: Connection,
-        session_id: str,
-        call_id: str,
-        status: CallStatus,
-        result: dict[str, Any],
-        now: float,
-    ) -> None:
+    def _finish(self, conn: Connection, call: FinishedCall) -> None:
         """Store the call's result, once: ``already_finished`` or ``never_begun`` otherwise."""
-        params = (status, dumps(result), now, session_id, call_id)
+        session_id, call_id = call.session_id, call.call_id
+        params = (call.status, dumps(call.result), call.now, session_id, call_id)
         if self._run(conn, _FINISH_CALL, params).rowcount:
             return
         exists = self._run(conn, _GET_CALL, (session_id, call_id)).fetchone()
