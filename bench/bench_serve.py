@@ -5,6 +5,11 @@ tool that returns a constant from ``--threads`` client threads (keep-alive conne
 thread its own session, alternating replicas). Every call is a real session call: the session
 lock, the call record, a sandbox worker, the atomic commit.
 
+Then, on one replica, a session's length: one session is filled with ``--earlier`` calls (1,000),
+and ``--session-requests`` calls are timed in it, beside as many in a fresh session; one client
+thread, so requests/s is the session's own rate (its calls run one at a time, under its lock)
+and p50/p99 the latency of one call. ``--replicas`` with no count skips the first table.
+
     .venv/bin/python bench/bench_serve.py --store postgresql://toolpen:toolpen@127.0.0.1:55432/toolpen
 """
 
@@ -31,8 +36,11 @@ def ping() -> str:
 '''
 
 
-def run(replicas: list[Replica], key: str, total: int, threads: int) -> tuple[float, list[float], int]:
-    """Send ``total`` calls from ``threads`` threads; (seconds, latencies, errors)."""
+def run(
+    replicas: list[Replica], key: str, total: int, threads: int, session: str | None = None
+) -> tuple[float, list[float], int]:
+    """Send ``total`` calls from ``threads`` threads, each in a session of its own unless
+    ``session`` is given; (seconds, latencies, errors)."""
     run_id = uuid.uuid4().hex[:8]
 
     def client(thread: int) -> tuple[list[float], int]:
@@ -40,7 +48,8 @@ def run(replicas: list[Replica], key: str, total: int, threads: int) -> tuple[fl
         with requests.Session() as http:
             http.headers["Authorization"] = f"Bearer {key}"
             for i in range(thread, total, threads):
-                url = f"{replicas[i % len(replicas)].url}/v1/sessions/bench-{run_id}-{thread}/calls"
+                name = session or f"bench-{run_id}-{thread}"
+                url = f"{replicas[i % len(replicas)].url}/v1/sessions/{name}/calls"
                 started = time.perf_counter()
                 response = http.post(url, json={"tool": "ping", "args": {}}, timeout=60)
                 latencies.append(time.perf_counter() - started)
@@ -54,12 +63,41 @@ def run(replicas: list[Replica], key: str, total: int, threads: int) -> tuple[fl
     return elapsed, [lat for lats, _ in results for lat in lats], sum(errors for _, errors in results)
 
 
+HEADER = f"{'requests':>8} {'rps':>7} {'p50 ms':>7} {'p99 ms':>7} errors"
+
+
+def report(store: str, label: str, elapsed: float, latencies: list[float], errors: int, width: int) -> None:
+    """One row: the store, ``label`` (right-aligned in ``width``), then the figures."""
+    cuts = statistics.quantiles(latencies, n=100)
+    print(
+        f"{store.split(':')[0]:<10} {label:>{width}} {len(latencies):>8} {len(latencies) / elapsed:>7.0f} "
+        f"{cuts[49] * 1000:>7.1f} {cuts[98] * 1000:>7.1f} {errors}",
+        flush=True,
+    )
+
+
+def session_length(
+    replicas: list[Replica], key: str, earlier: int, timed: int
+) -> list[tuple[str, tuple[float, list[float], int]]]:
+    """``timed`` calls in a fresh session, then in one filled with ``earlier`` calls first."""
+    fresh, grown = f"fresh-{uuid.uuid4().hex[:8]}", f"grown-{uuid.uuid4().hex[:8]}"
+    run(replicas, key, 20, 1, session=f"warm-{uuid.uuid4().hex[:8]}")  # warm up
+    results = [("0 (fresh)", run(replicas, key, timed, 1, session=fresh))]
+    _, _, errors = run(replicas, key, earlier, 4, session=grown)  # calls queue on the session's lock
+    if errors:
+        raise SystemExit(f"{errors} of the {earlier} earlier calls failed")
+    results.append((f"{earlier:,}", run(replicas, key, timed, 1, session=grown)))
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--store", action="append", help="store URL (repeatable); default a SQLite file")
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--replicas", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--replicas", type=int, nargs="*", default=[1, 2])
+    parser.add_argument("--earlier", type=int, default=1000, help="calls made in the grown session first")
+    parser.add_argument("--session-requests", type=int, default=200, help="calls timed in each session")
     options = parser.parse_args()
     key = f"bench-key-{uuid.uuid4().hex}"
     with tempfile.TemporaryDirectory() as folder:
@@ -67,23 +105,29 @@ def main() -> None:
         (work / "tools").mkdir()
         (work / "tools" / "ping.py").write_text(PING)
         stores = options.store or [f"sqlite:///{work / 'sessions.db'}"]
-        print(
-            f"{'store':<10} {'replicas':>8} {'requests':>8} {'threads':>7} {'rps':>7} {'p50 ms':>7} {'p99 ms':>7} errors"
-        )
+        tenant = {key: f"bench-{uuid.uuid4().hex[:8]}"}
+        if options.replicas:
+            print(f"{options.threads} client threads, each its own session")
+            print(f"{'store':<10} {'replicas':>8} {HEADER}")
         for store in stores:
             for count in options.replicas:
-                replicas = start(store, work / "tools", {key: f"bench-{uuid.uuid4().hex[:8]}"}, work, count)
+                replicas = start(store, work / "tools", tenant, work, count)
                 try:
                     run(replicas, key, 20 * options.threads, options.threads)  # warm up
-                    elapsed, latencies, errors = run(replicas, key, options.requests, options.threads)
+                    measured = run(replicas, key, options.requests, options.threads)
                 finally:
                     stop_all(replicas)
-                cuts = statistics.quantiles(latencies, n=100)
-                print(
-                    f"{store.split(':')[0]:<10} {count:>8} {len(latencies):>8} {options.threads:>7} "
-                    f"{len(latencies) / elapsed:>7.0f} {cuts[49] * 1000:>7.1f} {cuts[98] * 1000:>7.1f} {errors}",
-                    flush=True,
-                )
+                report(store, str(count), *measured, 8)
+        print("one replica, one client thread, one session")
+        print(f"{'store':<10} {'earlier calls':>13} {HEADER}")
+        for store in stores:
+            replicas = start(store, work / "tools", tenant, work, 1)
+            try:
+                results = session_length(replicas, key, options.earlier, options.session_requests)
+            finally:
+                stop_all(replicas)
+            for label, measured in results:
+                report(store, label, *measured, 13)
 
 
 if __name__ == "__main__":
