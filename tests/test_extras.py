@@ -58,11 +58,28 @@ def core_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
             ["session", "list", "--store", "redis://127.0.0.1:1/0"],
             "a redis:// store needs the 'redis' extra: pip install 'toolpen[redis]'",
         ),
+        (["web"], "toolpen web needs the 'serve' extra: pip install 'toolpen[serve]'"),
     ],
 )
 def test_a_missing_extra_is_one_line_and_exit_2(args: list[str], line: str, tmp_path: Path) -> None:
     done = core_toolpen(*args, cwd=tmp_path)
     assert (done.returncode, done.stderr) == (2, line + "\n")
+
+
+@pytest.mark.parametrize(
+    ("module", "extra"),
+    [
+        ("runtime.adapters.openai_agents", "agents"),
+        ("runtime.adapters.adk", "adk"),
+        ("runtime.adapters.langchain", "langchain"),
+    ],
+)
+def test_an_adapter_without_its_extra_is_one_line(module: str, extra: str, tmp_path: Path) -> None:
+    done = core_python(
+        f"try:\n    import {module}\nexcept ImportError as error:\n    print(type(error).__name__, error)\n",
+        tmp_path,
+    )
+    assert done.stdout == f"MissingExtra {module} needs the '{extra}' extra: pip install 'toolpen[{extra}]'\n"
 
 
 def test_run_names_the_missing_store_extra(tmp_path: Path) -> None:
