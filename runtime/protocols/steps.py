@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Awaitable, Callable, Generator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -52,22 +52,24 @@ class Pause:
 
 
 def run_steps(loop: Loop[T]) -> T:
-    """Run ``loop`` with a sync client."""
-    result: Any = None
-    failure: BaseException | None = None
-    while True:
-        try:
-            step = loop.send(result) if failure is None else loop.throw(failure)
-        except StopIteration as done:
-            return done.value
-        try:
-            result, failure = _run(step), None
-        except BaseException as error:  # the loop's to handle, as a client call's own error is
-            result, failure = None, error
+    """Run ``loop`` with a sync client: ``arun_steps``'s driver, whose steps then never wait, so
+    the driver finishes within its first ``send``."""
+    driver = _drive(loop, _run)
+    try:
+        driver.send(None)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("a step of a sync host loop waited")
 
 
 async def arun_steps(loop: Loop[T]) -> T:
     """Run ``loop`` with an async client."""
+    return await _drive(loop, _arun)
+
+
+async def _drive(loop: Loop[T], perform: Callable[[Any], Awaitable[Any]]) -> T:
+    """Send each step's result back into ``loop``, or throw in its error (cancellation too: the
+    loop's ``finally`` clauses run), until the loop returns."""
     result: Any = None
     failure: BaseException | None = None
     while True:
@@ -76,12 +78,13 @@ async def arun_steps(loop: Loop[T]) -> T:
         except StopIteration as done:
             return done.value
         try:
-            result, failure = await _arun(step), None
-        except BaseException as error:  # cancellation too: the loop's finally clauses run
+            result, failure = await perform(step), None
+        except BaseException as error:
             result, failure = None, error
 
 
-def _run(step: Any) -> Any:
+async def _run(step: Any) -> Any:
+    """A step with a sync client (awaits nothing)."""
     if isinstance(step, Blocking):
         return step.function(*step.args, **step.kwargs)
     if isinstance(step, NextItem):
@@ -92,6 +95,7 @@ def _run(step: Any) -> Any:
 
 
 async def _arun(step: Any) -> Any:
+    """A step with an async client."""
     if isinstance(step, Blocking):
         return await asyncio.to_thread(step.function, *step.args, **step.kwargs)
     if isinstance(step, NextItem):
