@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
+from importlib.metadata import PackageNotFoundError, metadata, requires
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from runtime.extras import EXTRAS
-from tests.conftest import SAMPLES
+from tests.conftest import ROOT, SAMPLES
 
 EXTRA_MODULES = sorted({module for modules in EXTRAS.values() for module in modules} | {"psycopg_binary"})
 HEAVY = ["numpy", "bm25s", "openapi_spec_validator", "jsonschema", "requests", "asyncio", "pydantic_settings"]
@@ -120,6 +124,53 @@ def test_the_core_runs_a_tool_from_the_cli_and_the_api(tmp_path: Path) -> None:
         tmp_path,
     )
     assert api.stdout.splitlines() == ["3", "[]"], api.stderr
+
+
+def core_install() -> set[str]:
+    """The distributions `pip install .` may bring into play: pyproject.toml's dependencies and
+    theirs, as installed here, without toolpen's extras; a dependency's own optional ones count
+    (a library may import one when present, as jsonschema does jsonpointer)."""
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    pending = [Requirement(text) for text in dependencies]
+    found: set[str] = set()
+    while pending:
+        name = canonicalize_name(pending.pop().name)
+        if name in found:
+            continue
+        found.add(name)
+        try:
+            texts, extras = requires(name) or [], metadata(name).get_all("Provides-Extra") or []
+        except PackageNotFoundError:  # not installed here (a platform's own dependency)
+            continue
+        for child in map(Requirement, texts):
+            if child.marker is None or any(child.marker.evaluate({"extra": e}) for e in ["", *extras]):
+                pending.append(child)
+    return found
+
+
+@pytest.mark.slow
+def test_running_a_tool_loads_only_what_the_core_installs(tmp_path: Path) -> None:
+    # `pip install .` in a fresh venv is bench/bench_startup.py (it needs a package index); here,
+    # what the CLI and the API load in the host must all come from the core's distributions.
+    listing = tmp_path / "loaded.json"
+    code = (
+        "import json\nfrom importlib.metadata import packages_distributions\nbefore = set(sys.modules)\n"
+        f"sys.argv = ['toolpen', 'run', {str(SAMPLES / 'update_customer_loyalty_points.py')!r}, "
+        "'--args', '{\"points_to_add\": 5}', '--store', 'memory://', '--json']\n"
+        "from runtime.cli import main\ntry:\n    main()\nexcept SystemExit as end:\n    assert not end.code\n"
+        "from runtime import Runtime\nwith Runtime(store='memory://') as rt:\n"
+        "    tool = rt.add_tool('def add(a: int, b: int) -> int:\\n    return a + b\\n')\n"
+        "    assert rt.call(tool.name, {'a': 1, 'b': 2}).output == 3\n"
+        "owners = packages_distributions()\n"
+        "new = [name for name, module in list(sys.modules.items()) if name not in before and module]\n"
+        "loaded = {owner for name in new for owner in owners.get(name.partition('.')[0], [])}\n"
+        f"open({str(listing)!r}, 'w').write(json.dumps(sorted(loaded)))\n"
+    )
+    done = core_python(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    loaded = {canonicalize_name(name) for name in json.loads(listing.read_text())}
+    assert "pydantic" in loaded and "restrictedpython" in loaded  # the listing sees distributions
+    assert loaded - core_install() - {"toolpen"} == set()
 
 
 def test_tool_search_works_in_the_core(tmp_path: Path) -> None:
