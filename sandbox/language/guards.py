@@ -524,10 +524,40 @@ def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         if owner is None:
             refuse(f"access to attribute {name!r} is not allowed: {obj.__name__} does not define it")
         value = getattr(obj, name, *default)
-        return value if is_tool_class(owner) else _for_tool_instances(value, name)
+        if is_tool_class(owner):
+            return value
+        if owner in VALUE_TYPES and name in VALUE_METHODS:
+            return _for_values(value, name)
+        return _for_tool_instances(value, name)
+    if type(obj) in VALUE_TYPES and name in VALUE_METHODS:
+        return getattr(obj, name, *default)  # (1).__add__(2), "ab".__len__(): what the operators do
     if not is_tool_class(type(obj)):
         refuse(f"access to attribute {name!r} is not allowed on objects the tool did not define")
     return _checked_setter(getattr(obj, name, *default), name, obj)
+
+
+VALUE_TYPES = frozenset({int, float, complex, bool, str, bytes, bytearray, list, tuple, dict, set, frozenset})
+"""The builtin value types: their special methods do what the operators and builtins do on them."""
+VALUE_METHODS = ALLOWED_DUNDER_METHODS - {
+    "__init__",
+    "__init_subclass__",
+    "__setattr__",
+    "__delattr__",
+    "__getattr__",
+}
+"""The special methods of a value type tool code may call (``functools.reduce(int.__add__, ...)``):
+not the ones that set up or change an object's attributes."""
+
+
+def _for_values(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A value type's unbound special method (``int.__add__``), on values of exactly such a type or the tool's own."""
+
+    def call(instance: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(instance) not in VALUE_TYPES and not is_tool_class(type(instance)):
+            refuse(f"{name} of a builtin type may only be called on its own values or the tool's objects")
+        return method(instance, *args, **kwargs)
+
+    return call
 
 
 _ATTRIBUTE_SETTERS = frozenset({"__setattr__", "__delattr__"})

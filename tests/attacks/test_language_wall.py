@@ -241,6 +241,14 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "class D:\n    def __get__(self, obj, owner=None):\n        return 1\ndef tool():\n    return D().__get__\n",
         PolicyViolation,
     ),
+    # a value type's special methods work on values, not on host objects, and never re-initialise
+    (
+        "value-dunder-on-host",
+        "import json\ndef tool():\n    return dict.__getitem__(json.JSONDecoder(), 'x')\n",
+        PolicyViolation,
+    ),
+    ("value-init", "def tool():\n    return list.__init__([1], [])\n", PolicyViolation),
+    ("value-setattr", "def tool():\n    return int.__setattr__(1, 'real', 2)\n", PolicyViolation),
     (
         "deepcopy-method",
         "class A:\n    def __deepcopy__(self, memo):\n        return memo\ndef tool():\n    return A\n",
