@@ -348,3 +348,29 @@ def test_a_golden_naming_what_the_app_lacks_is_a_warning(copy: Path) -> None:
         (EVALUATION, "warning", "no tool named 'refund_order' in the app"),
         (EVALUATION, "warning", "toolsetTool: toolset 'crm_service' has no operation 'getCart'"),
     }
+
+
+def test_a_golden_replays_its_tool_steps_and_skips_the_models(copy: Path) -> None:
+    from runtime.app.golden import replay_golden
+
+    app = load_app(APP)
+    with app_runtime(app, agent="Loyalty Desk") as rt:
+        checks = [(c.what, c.status) for c in replay_golden(rt, app.evaluations["add_points_golden"], "g")]
+    assert checks == [
+        ("agentTransfer", "skipped"),
+        ("toolCall update_customer_loyalty_points", "passed"),
+        ("toolResponse update_customer_loyalty_points", "passed"),
+        ("updatedVariables", "passed"),
+        ("agentResponse", "skipped"),
+    ]
+    golden = json.loads((copy / EVALUATION).read_text())
+    steps = golden["golden"]["turns"][0]["steps"]
+    steps[2]["expectation"]["toolCall"]["args"] = {"points_to_add": 900}  # the guard refuses it
+    edit_json(copy / EVALUATION, golden)
+    edited = load_app(copy)
+    with app_runtime(edited, agent="Loyalty Desk") as rt:
+        failed = {c.what: c.detail for c in replay_golden(rt, edited.evaluations["add_points_golden"], "g")}
+    assert failed["toolResponse update_customer_loyalty_points"] == (
+        "loyalty_points: expected 150, got None; email: expected '[email]', got None"
+    )
+    assert failed["updatedVariables"].startswith("customer_profile: expected {")

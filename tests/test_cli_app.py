@@ -163,3 +163,16 @@ def test_mcp_serves_an_app_with_its_defaults_callbacks_fakes_and_toolset(
 def test_mcp_refuses_app_options_without_an_app(tmp_path: Path) -> None:
     refused = toolpen("mcp", "--fakes", cwd=tmp_path)
     assert refused.returncode == 2 and "--agent, --fakes and --auth go with --app" in refused.stderr
+
+
+def test_app_eval_replays_the_goldens(tmp_path: Path) -> None:
+    replay = toolpen("app", "eval", APP, "--agent", "Loyalty Desk", "--json", cwd=tmp_path)
+    report = json.loads(replay.stdout)
+    assert replay.returncode == 0 and report["success"], replay.stdout + replay.stderr
+    statuses = [check["status"] for check in report["evaluations"][0]["checks"]]
+    assert statuses == ["skipped", "passed", "passed", "passed", "skipped"]
+    # without the loyalty desk's callbacks the e-mail is not redacted: the tool response differs
+    front = toolpen("app", "eval", APP, "add_points_golden", cwd=tmp_path)
+    assert front.returncode == 1 and "email: expected '[email]', got 'ana@example.com'" in front.stdout
+    unknown = toolpen("app", "eval", APP, "nope", cwd=tmp_path)
+    assert unknown.returncode == 2 and "no evaluation named 'nope'" in unknown.stderr

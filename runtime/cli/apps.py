@@ -28,7 +28,7 @@ EXIT_UNUSABLE = 2
 
 app_commands = typer.Typer(
     name="app",
-    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, unpack, pack.",
+    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, eval, unpack, pack.",
     no_args_is_help=True,
     epilog=example("toolpen app check export.zip"),
 )
@@ -277,3 +277,54 @@ def pack_command(
         raise typer.Exit(EXIT_UNUSABLE) from None
     output.write_bytes(data)
     typer.echo(f"wrote {output} ({len(data)} bytes)")
+
+
+@app_commands.command(
+    "eval", epilog=example("toolpen app eval samples/apps/Customer_Service --agent 'Loyalty Desk'")
+)
+def eval_command(
+    app_path: AppArgument,
+    names: Annotated[
+        list[str] | None, typer.Argument(help="Evaluations to replay (display names; default: all).")
+    ] = None,
+    agent: AgentOption = None,
+    fakes: FakesOption = False,
+    allow_host: AllowHostOption = None,
+    auth: AuthOption = None,
+    store: Annotated[str, typer.Option("--store", help="Session store URL.")] = "memory://",
+    as_json: JsonOption = False,
+    walls: WallsOption = "all",
+) -> None:
+    """Replay the tool-level steps of the app's golden evaluations: tool calls, tool responses, variables.
+
+    What a model decides (replies, transfers) is reported as skipped. Each evaluation runs in a
+    new session from the declared defaults. Exit 0 when no check failed, 1 when one did, 2 when
+    the app is unusable or names no such evaluation.
+    """
+    from runtime.app.golden import replay_golden
+
+    loaded = _load(app_path)
+    unknown = sorted(set(names or []) - set(loaded.evaluations))
+    if unknown:
+        typer.echo(f"error: no evaluation named {', '.join(map(repr, unknown))} in the app", err=True)
+        raise typer.Exit(EXIT_UNUSABLE)
+    chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
+    report: list[dict[str, Any]] = []
+    try:
+        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+            for number, evaluation in enumerate(chosen, 1):
+                checks = replay_golden(rt, evaluation, f"evaluation-{number}")
+                report.append({"name": evaluation.display_name, "checks": [c.to_dict() for c in checks]})
+    except ToolpenError as error:
+        typer.echo(f"error: {error.kind}: {error.message}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    failed = any(check["status"] == "failed" for item in report for check in item["checks"])
+    if as_json:
+        typer.echo(json.dumps({"success": not failed, "evaluations": report}, ensure_ascii=False))
+    else:
+        for item in report:
+            typer.echo(item["name"])
+            for check in item["checks"]:
+                detail = f"  ({check['detail']})" if check["detail"] else ""
+                typer.echo(f"  turn {check['turn']}  {check['what']}: {check['status']}{detail}")
+    raise typer.Exit(1 if failed else 0)
