@@ -347,14 +347,17 @@ def test_a_turn_file_runs_with_its_callbacks_and_fakes_and_shows_steps_and_the_s
         assert "Δ refusals" in steps.nth(2).text_content()
         assert "[email redacted]" in steps.nth(3).text_content(), "redact_emails changed the tool's output"
         assert "output from after_tool_callback" in steps.nth(3).text_content()
-        assert "before_tool: before_tool_callback" in page.text_content("#turn-hooks")
+        hooks = page.text_content("#turn-hooks")
+        assert "before_tool: refund_guard.py" in hooks and "fake: crm_service.py" in hooks
         rows = {
             row.locator("td").first.text_content(): row.get_attribute("class")
             for row in page.locator("#turn-diff tbody tr").all()
         }
         assert rows == {"customer_profile": "changed", "refunds": "added", "refusals": "added"}
-        assert "refund-demo" in page.text_content("#timeline-session")
-        assert page.locator("#timeline li").count() == 8
+        page.wait_for_function(  # the timeline loads after the steps are shown
+            "document.querySelector('#timeline-session').textContent.includes('refund-demo') && "
+            "document.querySelectorAll('#timeline li').length === 8"
+        )
 
         # An unsaved edit of a callback is what the next turn runs; the file stays as it was.
         guard = samples_copy / "callbacks" / "refund_guard.py"
@@ -384,7 +387,7 @@ def test_a_turn_file_runs_with_its_callbacks_and_fakes_and_shows_steps_and_the_s
         page.wait_for_selector("#turn-status.failed")
         assert "hi there" in page.locator("#steps > li").nth(0).text_content()
         assert "no_such_tool" in page.locator("#steps > li.failed").text_content()
-        assert "mine" in page.text_content("#timeline-session")
+        page.wait_for_function("document.querySelector('#timeline-session').textContent.includes('mine')")
 
 
 def test_a_turn_may_name_only_files_of_the_page(samples_copy: Path, tmp_path: Path) -> None:

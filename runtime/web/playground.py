@@ -186,7 +186,7 @@ class Playground:
             try:
                 self.store.delete_session(session)
                 steps = play_turn(rt, {**script, "context": context}, session)
-                hooks = {kind: [hook.entry for hook in hooks] for kind, hooks in rt.hooks.items()}
+                hooks = self._hook_files(rt, edits)
             except ToolpenError as error:
                 return {"session": session, "error": error.to_dict(), "steps": [], "notes": notes}
             finally:
@@ -205,6 +205,18 @@ class Playground:
             "hooks": hooks,
             "notes": notes,
             "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+        }
+
+    def _hook_files(self, rt: Runtime, edits: dict[str, str]) -> dict[str, list[str]]:
+        """The runtime's callbacks and fakes by kind, each named by the listed file it came from."""
+        labels = {}
+        for path, file in self.listing.files.items():
+            try:
+                labels[edits[path] if path in edits else file.read()] = file.label
+            except (OSError, UnicodeDecodeError):
+                continue
+        return {
+            kind: [labels.get(hook.source, hook.entry) for hook in hooks] for kind, hooks in rt.hooks.items()
         }
 
     def timeline(self, session: str) -> dict[str, Any]:
