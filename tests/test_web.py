@@ -87,9 +87,9 @@ def tool_file(tmp_path: Path) -> Path:
 
 
 @contextmanager
-def serving(*args: str) -> Iterator[Server]:
-    """`toolpen web ARGS` with a memory store, stopped on exit."""
-    process = start("--store", "memory://", *args)
+def serving(*args: str, store: str = "memory://") -> Iterator[Server]:
+    """`toolpen web ARGS` (with a memory store unless told), stopped on exit."""
+    process = start("--store", store, *args)
     assert process.stderr is not None
     line = process.stderr.readline()
     found = re.search(r"http://\S+", line)
@@ -480,14 +480,23 @@ def test_an_exported_app_is_served_with_its_callbacks_fakes_and_declared_default
         assert code.read_text(encoding="utf-8").endswith("# edited in the page\n")
 
 
-def test_an_app_given_as_a_zip_is_read_only(tmp_path: Path) -> None:
+def test_an_app_given_as_a_zip_is_read_only(tmp_path: Path, tool_file: Path) -> None:
+    store = f"sqlite:///{tmp_path / 'web.db'}"  # shared with a page on loose files: sessions apart
+    with serving(str(tool_file), store=store) as plain:
+        ran = requests.post(
+            plain.base + "/api/run",
+            json={"source": TOOL, "args": {"customer": "c-1"}},
+            headers={"X-Toolpen-Token": plain.token},
+            timeout=60,
+        ).json()
+        assert ran["success"] and ran["session"] == "web"
     folder = SAMPLES / "apps" / "Customer_Service"
     archive = tmp_path / "export.zip"
     with zipfile.ZipFile(archive, "w") as zipped:
         for file in sorted(folder.rglob("*")):
             if file.is_file():
                 zipped.write(file, f"Customer_Service/{file.relative_to(folder).as_posix()}")
-    with serving(str(archive)) as server:
+    with serving(str(archive), store=store) as server:
         token = {"X-Toolpen-Token": server.token}
         described = get(server, "/api/tools", **token).json()
         assert described["app"]["name"] == "Customer Service"
@@ -507,6 +516,7 @@ def test_an_app_given_as_a_zip_is_read_only(tmp_path: Path) -> None:
             timeout=60,
         ).json()
         assert run["success"] and run["state_before"]["greeted"] == "false", "declared defaults"
+        assert run["session"] == "web-Customer_Service" == described["session"]
         script = (SAMPLES / "turns" / "customer_service_turn.json").read_text(encoding="utf-8")
         turn = requests.post(
             server.base + "/api/turn", json={"script": script}, headers=token, timeout=60

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from runtime.errors import InvalidArguments, InvalidSource, ToolpenError
 from runtime.web.guard import Guard
-from runtime.web.playground import SESSION, Playground, WebConfig
+from runtime.web.playground import Playground, WebConfig
 from sandbox.wire import WallsMode
 
 STATIC = Path(__file__).parent / "static"
@@ -108,11 +108,11 @@ def create_app(config: WebConfig) -> Guard:
         return JSONResponse(await run_in_threadpool(playground.turn, text, where, _edits(body)))
 
     async def timeline(request: Request) -> JSONResponse:
-        session = request.query_params.get("session") or SESSION
+        session = request.query_params.get("session") or playground.session
         return JSONResponse(await run_in_threadpool(playground.timeline, session))
 
     async def reset(request: Request) -> JSONResponse:
-        session = str((await _body(request)).get("session") or SESSION)
+        session = str((await _body(request)).get("session") or playground.session)
         await run_in_threadpool(playground.reset, session)
         return JSONResponse({"reset": session})
 

@@ -7,6 +7,7 @@ runtime of its own over the same store and starts its session anew. Runs are one
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from runtime.runtime import Runtime
 
 SESSION = "web"
+"""The session of the page's tool runs; given an app, ``web-<app name>`` (a store may hold both)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Playground:
             self.store, config.walls, config.allow_weak_isolation, app, config.agent, config.fakes
         )
         self.lock = threading.Lock()
+        self.session = SESSION if app is None else f"{SESSION}-{re.sub(r'[^A-Za-z0-9_-]+', '_', app.name)}"
         self.app_code: dict[str, str] = {}
         """Given an app: the code its runtime was made with (page path -> source)."""
         try:
@@ -105,7 +108,7 @@ class Playground:
             }
             about["toolsets"] = sorted(app.toolsets)
         files = [file.to_dict() for file in self.listing.files.values()]
-        return {"tools": files, "walls": self.config.walls, "app": about}
+        return {"tools": files, "walls": self.config.walls, "app": about, "session": self.session}
 
     def read(self, path: str) -> dict[str, Any]:
         """One listed file as it is now (on disk when it lives there)."""
@@ -148,23 +151,29 @@ class Playground:
     def run(
         self, source: str, args: dict[str, Any], context: dict[str, Any], edits: dict[str, str]
     ) -> dict[str, Any]:
-        """One call of the edited tool in session ``web``, with the state before and after."""
+        """One call of the edited tool in the page's session, with the state before and after."""
         from runtime.cli.context import prepare_session
 
         with self.lock:
             try:
                 self._app_edits(edits)
                 tool = self.runtime.add_tool(source, replace=True)
-                if self.store.get_session(SESSION) is None:
+                if self.store.get_session(self.session) is None:
                     context = {**context, "state": {**self.initial_state(), **(context.get("state") or {})}}
-                prepare_session(self.runtime, SESSION, context, fresh=False)
+                prepare_session(self.runtime, self.session, context, fresh=False)
             except ToolpenError as error:
-                return {"success": False, "error": error.to_dict(), "state_before": None, "duration_ms": 0}
-            before = self.store.require_session(SESSION).state
+                failed = {"success": False, "error": error.to_dict(), "state_before": None, "duration_ms": 0}
+                return {**failed, "session": self.session}
+            before = self.store.require_session(self.session).state
             started = time.perf_counter()
-            result = self.runtime.call(tool.name, args, context=context, session_id=SESSION)
+            result = self.runtime.call(tool.name, args, context=context, session_id=self.session)
             duration = (time.perf_counter() - started) * 1000
-        return {**result.to_dict(), "state_before": before, "duration_ms": round(duration, 1)}
+        return {
+            **result.to_dict(),
+            "session": self.session,
+            "state_before": before,
+            "duration_ms": round(duration, 1),
+        }
 
     def turn(self, text: str, path: str | None, edits: dict[str, str]) -> dict[str, Any]:
         """Play a turn script (as edited) in its session, started anew: each step and the state after."""

@@ -9,7 +9,7 @@ const state = {
   kind: "tool",
   loaded: {},       // path -> the text last read from (or saved to) disk
   buffers: {},      // path -> the editor's text (differs from loaded[path] when edited)
-  view: null, failedLine: null, timer: null, session: "web", app: null,
+  view: null, failedLine: null, timer: null, session: null, app: null,
 };
 
 async function api(path, body) {
@@ -269,7 +269,7 @@ async function run() {
   const result = await api("/api/run", { source: $("source").value, args, context, edits: edited() });
   status("");
   showResult(result);
-  state.session = "web";
+  state.session = result.session;
   await loadTimeline();
 }
 
@@ -442,7 +442,8 @@ function newTurn() {
 const GROUPS = [["tool", "Tools"], ["callbacks", "Callbacks"], ["fakes", "Fakes"], ["turn", "Turns"]];
 
 async function loadFiles() {
-  const { tools, walls, app } = await api("/api/tools");
+  const { tools, walls, app, session } = await api("/api/tools");
+  state.session = session;
   $("walls").textContent = `walls: ${walls}`;
   state.files = tools;
   state.app = app;
