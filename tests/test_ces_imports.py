@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from runtime import Runtime
+from sandbox.limits import Limits
 
 pytest.importorskip("numpy")
 pytest.importorskip("google.protobuf")
@@ -42,6 +43,82 @@ def test_numpy_protobuf_and_the_stdlib_import_under_the_process_wall(plain: Runt
     result = plain.call("ces_imports", {"values": [1.0, 2.0, 6.0]})
     assert result.success, result.error
     assert result.output == {"proto": {"mean": 3.0}, "csv": "1.0,2.0,6.0", "sqlite": 3}
+
+
+EVERY_STANDARD_MODULE = '''
+import importlib
+import sys
+
+WINDOWS_ONLY = {"msilib", "msvcrt", "nt", "winreg", "winsound"}
+GRAPHICAL = {"antigravity", "idlelib", "tkinter", "turtle", "turtledemo", "this"}
+
+
+def every_standard_module() -> dict:
+    """Imports every public module of the standard library."""
+    failed = {}
+    names = sorted(n for n in sys.stdlib_module_names if not n.startswith("_") and n not in GRAPHICAL)
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError as error:
+            failed[name] = str(error)
+    return {"imported": len(names) - len(failed), "failed": sorted(failed)}
+'''
+
+CES_LIBRARIES = '''
+import numpy as np
+from google.protobuf import json_format, message, struct_pb2, timestamp_pb2
+from pydantic import BaseModel
+
+
+class Order(BaseModel):
+    id: str
+    total: float
+
+
+def ces_libraries(raw: dict) -> dict:
+    """pydantic, numpy and protobuf as CES tools use them."""
+    order = Order.model_validate(raw)
+    prices = np.array([1.5, 2.5, 4.0])
+    value = struct_pb2.Value()
+    json_format.ParseDict({"order": order.model_dump(), "tags": ["a", "b"]}, value)
+    listed = struct_pb2.ListValue()
+    listed.extend([1, "two", True])
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromJsonString("2024-01-02T03:04:05Z")
+    wire = value.SerializeToString()
+    again = struct_pb2.Value.FromString(wire)
+    return {
+        "order": order.model_dump(),
+        "stats": [float(prices.mean()), float(np.std(prices)), prices.tolist(), np.arange(3).sum().item()],
+        "value": json_format.MessageToDict(again),
+        "list": json_format.MessageToJson(listed, indent=None),
+        "stamp": [stamp.ToJsonString(), stamp.seconds],
+        "is_message": isinstance(value, message.Message),
+    }
+'''
+
+
+def test_the_whole_standard_library_imports_under_the_process_wall(plain: Runtime) -> None:
+    plain.add_tool(EVERY_STANDARD_MODULE, limits=Limits(wall_time=60, cpu_time=60))
+    result = plain.call("every_standard_module", {})
+    assert result.success, result.error
+    assert result.output["failed"] == [name for name in ("msilib", "msvcrt", "nt", "winreg", "winsound")]
+    assert result.output["imported"] > 200
+
+
+def test_pydantic_numpy_and_protobuf_work_under_the_process_wall(plain: Runtime) -> None:
+    plain.add_tool(CES_LIBRARIES)
+    result = plain.call("ces_libraries", {"raw": {"id": "A1", "total": "9.5"}})
+    assert result.success, result.error
+    assert result.output == {
+        "order": {"id": "A1", "total": 9.5},
+        "stats": [8 / 3, pytest.approx(1.0274, abs=1e-4), [1.5, 2.5, 4.0], 3],
+        "value": {"order": {"id": "A1", "total": 9.5}, "tags": ["a", "b"]},
+        "list": '[1.0, "two", true]',
+        "stamp": ["2024-01-02T03:04:05Z", 1704164645],
+        "is_message": True,
+    }
 
 
 @pytest.mark.parametrize("module", ["numpy", "google.protobuf", "os"])
