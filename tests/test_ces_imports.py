@@ -1,5 +1,6 @@
-"""Imports as CES allows them: under walls="process" numpy, protobuf and the standard library import;
-under the language wall a refused module says how to get it."""
+"""Imports as CES allows them: under walls="process" the whole standard library, pydantic, numpy and
+protobuf; under both walls the vetted views (numpy's and protobuf's included), and a refused module
+says so and names --walls process."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from runtime import Runtime
+from runtime.errors import PolicyViolation
 from sandbox.limits import Limits
 
 pytest.importorskip("numpy")
@@ -121,9 +123,35 @@ def test_pydantic_numpy_and_protobuf_work_under_the_process_wall(plain: Runtime)
     }
 
 
-@pytest.mark.parametrize("module", ["numpy", "google.protobuf", "os"])
+@pytest.mark.parametrize("module", ["os", "subprocess", "ctypes", "numpy.lib", "google.protobuf.internal"])
 def test_a_refused_module_names_the_process_wall(rt: Runtime, module: str) -> None:
     source = f'def probe() -> str:\n    """Probe."""\n    import {module}\n    return "imported"\n'
-    with pytest.raises(Exception, match="--walls process") as refused:
+    with pytest.raises(PolicyViolation, match="--walls process") as refused:
         rt.add_tool(source)
     assert f'import of module "{module}" is not allowed; tools may import: abc,' in str(refused.value)
+    assert "numpy, numpy.fft, numpy.linalg, numpy.random" in str(refused.value)
+
+
+def test_a_refused_module_is_refused_when_the_call_imports_it_too(rt: Runtime) -> None:
+    source = 'def probe(name: str) -> str:\n    """Probe."""\n    __import__(name)\n    return "imported"\n'
+    with pytest.raises(PolicyViolation, match="__import__"):
+        rt.add_tool(source)
+
+
+def test_numpy_and_protobuf_import_under_both_walls(rt: Runtime) -> None:
+    rt.add_tool(CES_LIBRARIES)
+    result = rt.call("ces_libraries", {"raw": {"id": "A1", "total": "9.5"}})
+    assert result.success, result.error
+    assert result.output["stats"][2] == [1.5, 2.5, 4.0]
+    assert result.output["value"] == {"order": {"id": "A1", "total": 9.5}, "tags": ["a", "b"]}
+
+
+def test_a_member_the_view_leaves_out_says_why(rt: Runtime) -> None:
+    source = 'from numpy import load\n\ndef probe() -> str:\n    """Probe."""\n    return "x"\n'
+    with pytest.raises(PolicyViolation, match="toolpen's numpy leaves it out: it reads or writes files"):
+        rt.add_tool(source)
+    source = 'import numpy as np\n\ndef probe() -> float:\n    """Probe."""\n    return np.random.rand()\n'
+    rt.add_tool(source)
+    result = rt.call("probe", {})
+    assert not result.success
+    assert "default_rng" in result.error.message

@@ -15,6 +15,7 @@ import copy
 import dataclasses
 import enum
 import functools
+import io
 import operator
 import string
 import sys
@@ -357,6 +358,11 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
         return _safe_format_method(obj, name)
     if not is_allowed_attribute(name):
         return _special_attribute(obj, name, default)
+    rule = _library_rules.get(type(obj), _UNKNOWN)
+    if rule is not None:
+        rule = _resolve_rule(obj, rule)
+        if rule is not None:
+            return rule.attribute(obj, name, default)
     return _not_a_module(getattr(obj, name, *default), name)
 
 
@@ -777,11 +783,13 @@ def guarded_type(*args: Any) -> type:
     if kind.__module__ == "pydantic_core._pydantic_core" and kind.__name__ in _RAW_SCHEMA_CLASSES:
         # they build validators from a raw core schema, past the alias check of sandbox/language/pydantic_wall.py
         refuse(f"type() of a pydantic {kind.__name__} is not available")
-    return kind
+    return TYPE_STAND_INS.get(kind, kind)
 
 
 def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -> Any:
-    """``__build_class__`` for tool code: a class statement may not make a metaclass.
+    """``__build_class__`` for tool code: a class statement may not make a metaclass nor derive from a library class.
+
+    Every class it makes answers None for numpy's array interface (``close_array_interface``).
 
     A base that is ``type`` itself or a subclass of it (reached through ``__mro_entries__`` of
     ``type[int]`` or ``typing.Type``, whose origin is the real ``type``) would make the class a
@@ -795,6 +803,17 @@ def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -
             "a class may not derive from type (a metaclass builds classes past the sandbox's rules);"
             " write ordinary classes"
         )
+    if isinstance(cls, type):
+        for base in cls.__mro__[
+            1:
+        ]:  # numpy's and protobuf's classes: an allowlist would refuse the subclass's names
+            rule = _rule_for_class(base)
+            if rule is not None and rule is not _CLASS and not rule.subclassable:
+                refuse(
+                    f"class {name!r} cannot derive from {_class_name(base)}: toolpen offers that library's"
+                    " classes to use, not to subclass"
+                )
+        close_array_interface(cls)
     return cls
 
 
@@ -946,7 +965,7 @@ def guarded_update_wrapper(
     if isinstance(extra, dict) and extra:
         if getattr(wrapped, "__module__", None) != TOOL_MODULE_NAME and not is_tool_class(type(wrapped)):
             refuse("functools.wraps copies the attributes of the tool's own functions only")
-        vars(wrapper).update(extra)
+        vars(wrapper).update({key: value for key, value in extra.items() if key not in ARRAY_INTERFACE_NAMES})
     wrapper.__wrapped__ = wrapped
     return wrapper
 
@@ -1066,3 +1085,220 @@ def guarded_deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
     memo[id(value)] = result
     memo.setdefault(id(memo), []).append(value)
     return result
+
+
+# --- library types: attributes through a rule of their own (numpy, protobuf, buffers) ---
+
+
+@dataclasses.dataclass(frozen=True)
+class LibraryRule:
+    """How tool code reads the public attributes of a library's objects (and of its classes).
+
+    ``attribute(obj, name, default)`` answers ``obj.name`` as tool code may have it, or refuses;
+    ``subclassable`` says whether a tool class may derive from such a class (an allowlist of
+    the library's names would refuse the subclass's own).
+    """
+
+    attribute: Callable[[Any, str, tuple[Any, ...]], Any]
+    subclassable: bool = False
+
+
+LibraryRuleFinder = Callable[[type], LibraryRule | None]
+_rule_finders: list[LibraryRuleFinder] = []
+_UNKNOWN = LibraryRule(attribute=lambda obj, name, default: None)  # a type not yet looked at
+_CLASS = LibraryRule(attribute=lambda obj, name, default: None)  # a metaclass: the rule is the class's own
+_library_rules: dict[type, LibraryRule | None] = {}
+TYPE_STAND_INS: dict[type, Any] = {}
+"""What ``type(x)`` answers for library classes whose real class tool code may not call (``numpy.ndarray``)."""
+
+LIBRARY_CLOSED_NAMES = frozenset(
+    {
+        "ctypes",  # numpy arrays and bit generators: raw pointers and C function pointers
+        "tofile",  # numpy: writes a file
+        "dump",  # numpy: pickles into a file
+        "dumps",  # numpy: pickles the objects an object array holds, private state included
+        "bit_generator",  # numpy.random.Generator: its ctypes/cffi interface
+        "cast",  # memoryview: a byte view of an object array's pointers
+        "readinto",  # io.BytesIO: writes raw bytes into another object's memory
+        "readinto1",
+        "DESCRIPTOR",  # protobuf: descriptors lead to the process-wide descriptor pool
+        "RegisterExtension",  # protobuf: changes a message class for the whole process
+    }
+)
+"""Public names closed on library objects that code outside the guards could read by name: class
+patterns of ``match`` (``case object(ctypes=c)``) and pydantic's ``from_attributes``. Both refuse
+them whatever the object; the guards refuse them, and every other name not on a library type's
+allowlist, on the library's objects only."""
+
+
+def register_library_types(finder: LibraryRuleFinder) -> None:
+    """Add ``finder``: given a class, the rule for it (its instances and itself), or None."""
+    _rule_finders.append(finder)
+    _library_rules.clear()
+
+
+def _rule_for_class(cls: type) -> LibraryRule | None:
+    try:
+        return _library_rules[cls]
+    except KeyError:
+        pass
+    rule: LibraryRule | None = None
+    if issubclass(cls, type) or cls is super:
+        rule = _CLASS
+    else:
+        for finder in _rule_finders:
+            rule = finder(cls)
+            if rule is not None:
+                break
+    _library_rules[cls] = rule
+    return rule
+
+
+def _resolve_rule(obj: Any, rule: LibraryRule) -> LibraryRule | None:
+    """The rule for ``obj``: its class's, a class's own when ``obj`` is one, the bound class's for ``super``."""
+    if rule is _UNKNOWN:
+        rule = _rule_for_class(type(obj))
+    if rule is _CLASS:
+        if type(obj) is super:
+            bound = obj.__self_class__ or obj.__thisclass__
+            rule = _rule_for_class(bound)
+        else:
+            rule = _rule_for_class(obj)
+        return None if rule is _CLASS else rule
+    return rule
+
+
+def library_rule(obj: Any) -> LibraryRule | None:
+    """The library rule that applies to reading ``obj``'s attributes, if any."""
+    return _resolve_rule(obj, _UNKNOWN)
+
+
+def allowlisted(
+    names: frozenset[str], library: str, check: Callable[[Any], Any] | None = None
+) -> LibraryRule:
+    """A rule reading only ``names`` (each result passed through ``check``, when given)."""
+
+    def attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
+        if name not in names:
+            refuse(f"{library}: attribute {name!r} of {_class_name(obj)} is not available in toolpen")
+        value = getattr(obj, name, *default)
+        return value if check is None else check(value)
+
+    return LibraryRule(attribute)
+
+
+def _class_name(obj: Any) -> str:
+    kind = obj if isinstance(obj, type) else obj.__self_class__ if type(obj) is super else type(obj)
+    return str(type.__dict__["__name__"].__get__(kind))
+
+
+def _memoryview_attribute(view: Any, name: str, default: tuple[Any, ...]) -> Any:
+    if isinstance(view, memoryview) and "O" in view.format:
+        refuse("a memoryview of Python object pointers (an object array's memory) is not available")
+    return getattr(view, name, *default)
+
+
+def _bytesio_attribute(stream: Any, name: str, default: tuple[Any, ...]) -> Any:
+    if name in ("readinto", "readinto1"):
+        refuse(f"BytesIO.{name} writes raw bytes into another object's memory; use read()")
+    return getattr(stream, name, *default)
+
+
+def _buffer_rules(cls: type) -> LibraryRule | None:
+    if issubclass(cls, memoryview):
+        return LibraryRule(_memoryview_attribute)
+    if issubclass(cls, io.BytesIO):
+        return LibraryRule(_bytesio_attribute, subclassable=True)
+    return None
+
+
+register_library_types(_buffer_rules)
+
+
+class _GuardedMemoryviewMeta(type):
+    """``memoryview`` of tool code: ``isinstance`` answers as the real one; a view of object pointers is refused."""
+
+    def __call__(cls, obj: Any) -> memoryview:  # type: ignore[override]
+        view = memoryview(obj)
+        if "O" in view.format:
+            view.release()
+            refuse("memoryview of Python object pointers (an object array's memory) is not available")
+        return view
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, memoryview)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, memoryview)
+
+    def __repr__(cls) -> str:
+        return "<class 'memoryview'>"
+
+
+class GuardedMemoryview(metaclass=_GuardedMemoryviewMeta):
+    """The builtin ``memoryview`` of tool code (an object array's buffer holds raw object pointers)."""
+
+    __slots__ = ()
+
+
+GuardedMemoryview.__name__ = GuardedMemoryview.__qualname__ = "memoryview"
+GuardedMemoryview.__module__ = "builtins"
+TYPE_STAND_INS[memoryview] = GuardedMemoryview
+
+
+class _NoArrayInterface:
+    """``__array_interface__``/``__array_struct__`` of objects whose attributes tool code controls: None.
+
+    numpy reads these by attribute from any object it is given (an operator, an index, any
+    function), and a dict there names a raw memory address it will read and write. A data
+    descriptor on the class wins over the instance's ``__dict__`` (which ``vars()`` hands out) and
+    over ``__getattr__``; numpy refuses None.
+    """
+
+    __slots__ = ()
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        return self if obj is None else None
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise AttributeError("the array interface of this object is fixed")
+
+    def __delete__(self, obj: Any) -> None:
+        raise AttributeError("the array interface of this object is fixed")
+
+
+ARRAY_INTERFACE_NAMES = ("__array_interface__", "__array_struct__")
+_NO_ARRAY_INTERFACE = _NoArrayInterface()
+
+
+def close_array_interface(cls: type) -> None:
+    """Make ``cls`` (and its subclasses) answer None for numpy's array interface attributes."""
+    for name in ARRAY_INTERFACE_NAMES:
+        if not any(isinstance(_class_dict(base).get(name), _NoArrayInterface) for base in cls.__mro__):
+            type.__setattr__(cls, name, _NO_ARRAY_INTERFACE)
+
+
+def close_copied_array_interface() -> None:
+    """``functools.update_wrapper`` (under ``lru_cache``, ``cache``, ``wraps``, ``contextmanager``, ...)
+    never copies an array interface from the wrapped object's ``__dict__`` into the wrapper's,
+    whose class (a function, a cache wrapper) cannot hold the descriptor. Idempotent."""
+    original = functools.update_wrapper
+    if getattr(original, "closes_array_interface", False):
+        return
+
+    def update_wrapper(
+        wrapper: Any,
+        wrapped: Any,
+        assigned: Any = functools.WRAPPER_ASSIGNMENTS,
+        updated: Any = functools.WRAPPER_UPDATES,
+    ) -> Any:
+        result = original(wrapper, wrapped, assigned, updated)
+        attributes = getattr(wrapper, "__dict__", None)
+        if isinstance(attributes, dict):
+            for name in ARRAY_INTERFACE_NAMES:
+                attributes.pop(name, None)
+        return result
+
+    update_wrapper.closes_array_interface = True  # type: ignore[attr-defined]
+    update_wrapper.__doc__ = original.__doc__
+    functools.update_wrapper = update_wrapper

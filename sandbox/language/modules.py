@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import sys
 import types
 from collections.abc import Callable
@@ -63,6 +64,38 @@ ALLOWED_MODULES = frozenset(
         "types",
     }
 )
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent missing, or marked missing in sys.modules
+        return False
+
+
+LIBRARY_VIEWS: dict[str, str] = {
+    **dict.fromkeys(("numpy", "numpy.linalg", "numpy.random", "numpy.fft"), "sandbox.language.numpy_view"),
+    **dict.fromkeys(
+        (
+            "google.protobuf",
+            "google.protobuf.json_format",
+            "google.protobuf.message",
+            "google.protobuf.struct_pb2",
+            "google.protobuf.timestamp_pb2",
+            "google.protobuf.duration_pb2",
+            "google.protobuf.wrappers_pb2",
+            "google.protobuf.any_pb2",
+            "google.protobuf.field_mask_pb2",
+            "google.protobuf.empty_pb2",
+        ),
+        "sandbox.language.protobuf_view",
+    ),
+}
+"""Views of third-party libraries (the ``ces`` extra), each built by a module of its own, when installed."""
+_LIBRARIES = {"sandbox.language.numpy_view": "numpy", "sandbox.language.protobuf_view": "google.protobuf"}
+ALLOWED_MODULES = ALLOWED_MODULES | {
+    name for name, builder in LIBRARY_VIEWS.items() if _installed(_LIBRARIES[builder])
+}
 
 _PYDANTIC_NAMES = (
     "BaseModel",
@@ -307,6 +340,8 @@ def module_view(name: str) -> ModuleView:
 
 
 def _public_members(name: str) -> dict[str, Any]:
+    if name in LIBRARY_VIEWS:
+        return dict(importlib.import_module(LIBRARY_VIEWS[name]).members(name))
     module = importlib.import_module(name)
     names = _EXPLICIT_NAMES.get(name) or getattr(module, "__all__", None) or dir(module)
     left_out = _LEFT_OUT.get(name, {})
@@ -337,6 +372,8 @@ _FUTURE_VIEW = ModuleView("__future__", {"annotations": importlib.import_module(
 def import_refusal(name: str) -> str:
     """Why ``import name`` is refused, and what may be imported instead."""
     allowed = ", ".join(sorted(ALLOWED_MODULES))
+    if name in LIBRARY_VIEWS and name not in ALLOWED_MODULES:
+        return f'module "{name}" is not installed: pip install "toolpen[ces]" (tools may import: {allowed})'
     return (
         f'import of module "{name}" is not allowed; tools may import: {allowed} '
         '(under --walls process, walls="process", tools import any installed module: the whole '
@@ -394,6 +431,8 @@ def left_out_reason(module: str, member: str) -> str | None:
     ):
         return None
     reason = _LEFT_OUT.get(module, {}).get(member)
+    if reason is None and module in LIBRARY_VIEWS:
+        reason = importlib.import_module(LIBRARY_VIEWS[module]).left_out(module, member)
     if reason is None:
         offered = dir(view)
         if len(offered) <= 12:

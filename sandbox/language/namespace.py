@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import enum
 import sys
 import types
 from typing import Any
@@ -52,7 +53,6 @@ _PLAIN_BUILTINS = [
     "list",
     "map",
     "max",
-    "memoryview",
     "min",
     "next",
     "object",
@@ -94,6 +94,7 @@ _GUARDED_BUILTINS: dict[str, Any] = {
     "type": guards.GuardedType,
     "vars": guards.guarded_vars,
     "__import__": import_view,
+    "memoryview": guards.GuardedMemoryview,
     "__build_class__": guards.guarded_build_class,
 }
 SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
@@ -207,6 +208,11 @@ def install_process_hooks(*, worker: bool = False) -> None:
     """
     if worker:
         guards.arm_checks()
+    import pydantic  # noqa: PLC0415 - only where tool code runs
+
+    for base in (pydantic.BaseModel, enum.Enum):  # their attributes (extra fields, members) hold tool values
+        guards.close_array_interface(base)
+    guards.close_copied_array_interface()
     install_forward_ref_hook()
     install_pydantic_hook()
     install_enum_hook()

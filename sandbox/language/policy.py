@@ -23,6 +23,7 @@ from sandbox.language.guards import (
     BLOCKED_ATTRIBUTES,
     FORMAT_METHODS,
     IMPLICIT_METHODS,
+    LIBRARY_CLOSED_NAMES,
     MATCH_CLASS_PREFIX,
     READABLE_DUNDERS,
     RESERVED_NAMES,
@@ -290,7 +291,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         """
         self._check_pattern_reference(node.cls)
         for name in node.kwd_attrs:
-            if not is_allowed_attribute(name):
+            if not is_allowed_attribute(name) or name in LIBRARY_CLOSED_NAMES:
                 self.error(
                     node, f'class patterns read attributes without the guards: "{name}" is not allowed'
                 )
@@ -314,7 +315,7 @@ class ToolPolicy(RestrictingNodeTransformer):
         if isinstance(node, ast.Name):
             self.check_name(node, node.id)
         elif isinstance(node, ast.Attribute):
-            if not is_allowed_attribute(node.attr):
+            if not is_allowed_attribute(node.attr) or node.attr in LIBRARY_CLOSED_NAMES:
                 self.error(node, f'patterns read attributes without the guards: "{node.attr}" is not allowed')
             self._check_pattern_reference(node.value)
 

@@ -22,7 +22,13 @@ from typing import Any
 
 import pydantic_core
 
-from sandbox.language.guards import GuardedType, checks_apply, is_allowed_attribute, refuse
+from sandbox.language.guards import (
+    LIBRARY_CLOSED_NAMES,
+    GuardedType,
+    checks_apply,
+    is_allowed_attribute,
+    refuse,
+)
 
 _FIELD_HOLDERS = ("model-fields", "typed-dict")
 _CLASS_CHECKS = ("is-instance", "is-subclass")
@@ -41,6 +47,10 @@ def _check_name(name: object, what: str) -> None:
             else "it would read a private attribute"
         )
         refuse(f"pydantic {what} {name!r} is not allowed: {why}")
+    if isinstance(name, str) and name in LIBRARY_CLOSED_NAMES:
+        refuse(
+            f"pydantic {what} {name!r} is not allowed: it would read an attribute closed on numpy or protobuf objects"
+        )
 
 
 def _items(node: Any) -> list[Any]:

@@ -334,6 +334,49 @@ def raise_and_describe():
 
 EVERY_MODULE_JOB = {"source": EVERY_MODULE_SOURCE, "entry": "every_module", "args": {}}
 
+NUMPY_SOURCE = """
+import numpy as np
+
+
+def numpy_functions() -> str:
+    values = np.array([3.0, 1.0, 2.0, 8.0])
+    grid = np.arange(6).reshape(2, 3)
+    rng = np.random.default_rng(1)
+    out = [
+        np.percentile(values, [10, 90]), np.quantile(values, 0.5), np.median(values), np.histogram(values, 3),
+        np.nanmean(values), np.average(values, weights=values), np.polyfit(values, values, 1), np.unique(grid),
+        np.linalg.inv(np.eye(2)), np.linalg.eig(np.eye(2)), np.linalg.svd(np.eye(2)), np.linalg.lstsq(np.eye(2), values[:2]),
+        np.fft.fft(values), rng.choice(["a", "b"], 2), rng.normal(size=2), rng.permutation(3), np.pad(values, 1),
+        np.where(values > 2, "high", "low"), np.array(["b", "a"]).astype("U3"), np.datetime64("2024-01-01") + 1,
+        np.vectorize(lambda x: x + 1)(values), np.isclose(values, values), np.corrcoef(values, values), values.std(),
+    ]
+    return repr(out) + str(grid) + np.array2string(grid, separator=", ") + f"{values.mean():.2f}"
+"""
+PROTOBUF_SOURCE = """
+from google.protobuf import any_pb2, duration_pb2, json_format, struct_pb2, timestamp_pb2, wrappers_pb2
+
+
+def protobuf_types() -> str:
+    message = struct_pb2.Struct()
+    message.update({"a": [1, {"b": None}], "c": "d"})
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromJsonString("2024-01-02T03:04:05Z")
+    packed = any_pb2.Any()
+    packed.Pack(wrappers_pb2.StringValue(value="x"))
+    out = [
+        json_format.MessageToDict(message), json_format.MessageToJson(message),
+        json_format.Parse('{"k": [1]}', struct_pb2.Struct()), json_format.ParseDict({"k": 1}, struct_pb2.Struct()),
+        struct_pb2.Struct.FromString(message.SerializeToString()), stamp.ToDatetime(), stamp.ToJsonString(),
+        duration_pb2.Duration(seconds=5).ToTimedelta(), json_format.MessageToDict(packed), message.ListFields(),
+    ]
+    return repr(out)
+"""
+LIBRARY_JOBS = {
+    "numpy": {"source": NUMPY_SOURCE, "entry": "numpy_functions", "args": {}},
+    "google.protobuf": {"source": PROTOBUF_SOURCE, "entry": "protobuf_types", "args": {}},
+}
+"""What the zygote runs once for each library view installed: the library's lazy imports happen there."""
+
 
 def preload() -> None:
     """Import and build everything tool code may use, and run the tool that uses it once."""
@@ -345,3 +388,6 @@ def preload() -> None:
         with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError):  # a machine without that zone's data
             _loaded_zones.append(zoneinfo.ZoneInfo(key))
     rehearse(EVERY_MODULE_JOB)
+    for library, job in LIBRARY_JOBS.items():
+        if library in ALLOWED_MODULES:
+            rehearse(job)
