@@ -628,7 +628,7 @@ class _CheckedPatternMeta(type):
 
 
 def _check_pattern_attribute(instance: Any, name: str) -> None:
-    if is_allowed_attribute(name) or (
+    if (is_allowed_attribute(name) and name not in LIBRARY_CLOSED_NAMES) or (
         name.startswith("_") and not is_dunder(name) and _private_allowed(instance, name)
     ):
         return

@@ -89,6 +89,12 @@ NUMPY_ATTACKS.update(
         "pydantic-data-cast": OBJECT_ARRAY
         + "class M(BaseModel):\n    model_config = ConfigDict(from_attributes=True, arbitrary_types_allowed=True)\n    data: object\n"
         + "def tool():\n    return M.model_validate(np.arange(2) + decimal.Decimal(1)).data.cast('B')\n",
+        "match-positional-ctypes": OBJECT_ARRAY
+        + "import abc, dataclasses\n@dataclasses.dataclass\nclass P(abc.ABC):\n    ctypes: object\n"
+        + "def tool():\n    P.register(type(np.arange(2)))\n    match np.arange(2):\n        case P(c):\n            return c\n",
+        "match-positional-ctypes-real-class": OBJECT_ARRAY
+        + "import abc, dataclasses\n@dataclasses.dataclass\nclass P(abc.ABC):\n    ctypes: object\n"
+        + "def tool():\n    P.register(np.float64)\n    match np.float64(1):\n        case P(c):\n            return c.data\n",
         "match-cast": OBJECT_ARRAY
         + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY
