@@ -95,6 +95,14 @@ NUMPY_ATTACKS.update(
         "match-positional-ctypes-real-class": OBJECT_ARRAY
         + "import abc, dataclasses\n@dataclasses.dataclass\nclass P(abc.ABC):\n    ctypes: object\n"
         + "def tool():\n    P.register(np.float64)\n    match np.float64(1):\n        case P(c):\n            return c.data\n",
+        # attribute writes: numpy checks each where it would reach memory the array does not own
+        "dtype-setter-object": OBJECT_ARRAY
+        + "def tool():\n    a = np.zeros(2, np.intp)\n    a.dtype = np.dtype('O')\n    return a\n",
+        "strides-setter": OBJECT_ARRAY
+        + "def tool():\n    a = np.zeros(2, np.uint8)\n    a.strides = (1 << 40,)\n    return a[1]\n",
+        "writeable-bytes": OBJECT_ARRAY
+        + "def tool():\n    a = np.frombuffer(b'immutable', np.uint8)\n    a.flags.writeable = True\n    a[0] = 0\n",
+        "view-larger-dtype": OBJECT_ARRAY + "def tool():\n    return np.zeros(3, np.uint8).view(np.int64)\n",
         "match-cast": OBJECT_ARRAY
         + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY

@@ -43,6 +43,8 @@ PROTOBUF_ATTACKS = {
     "import-text-format": "from google.protobuf import text_format\ndef tool():\n    return 1\n",
     "import-upb": "import google._upb._message\ndef tool():\n    return 1\n",
     "subclass-message": IMPORTS + "class M(struct_pb2.Struct):\n    pass\ndef tool():\n    return 1\n",
+    "descriptor-write": IMPORTS + "def tool():\n    m = struct_pb2.Struct()\n    m.DESCRIPTOR = 1\n",
+    "class-method-write": IMPORTS + "def tool():\n    struct_pb2.Struct.FromString = len\n",
     "match-descriptor": IMPORTS
     + "def tool():\n    match struct_pb2.Struct():\n        case object(DESCRIPTOR=d):\n            return d\n",
     "pydantic-descriptor": IMPORTS
