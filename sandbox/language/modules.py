@@ -60,8 +60,24 @@ ALLOWED_MODULES = frozenset(
         "unicodedata",
         "secrets",
         "contextlib",
-        "numbers",
         "types",
+        # pure computation and data, added for CES: no files, no process state
+        "ast",
+        "binascii",
+        "cmath",
+        "colorsys",
+        "fnmatch",
+        "graphlib",
+        "gzip",
+        "html.parser",
+        "ipaddress",
+        "keyword",
+        "numbers",
+        "pprint",
+        "shlex",
+        "tomllib",
+        "xml.etree.ElementTree",
+        "zlib",
     }
 )
 
@@ -213,6 +229,35 @@ _EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {
     "io": ("StringIO", "BytesIO", "SEEK_SET", "SEEK_CUR", "SEEK_END", "UnsupportedOperation"),
     # FunctionType, CodeType, new_class, ... build functions and classes from parts
     "types": ("SimpleNamespace", "MappingProxyType"),
+    # literal_eval only: parse, compile-ready trees and node classes are not needed by tools
+    "ast": ("literal_eval",),
+    # in-memory compression only: no open() or GzipFile over a path
+    "gzip": ("compress", "decompress", "BadGzipFile"),
+    "html.parser": ("HTMLParser",),
+    # pformat writes nowhere: pprint/pp/PrettyPrinter write to the process's stdout by default
+    "pprint": ("pformat", "saferepr", "isreadable", "isrecursive"),
+    # the shlex class reads the files its input names (``source``): split/join/quote only
+    "shlex": ("split", "join", "quote"),
+    "tomllib": ("loads", "load", "TOMLDecodeError"),
+    # strings in, strings out: parse/iterparse/ElementTree read and write files by name, dump
+    # writes to stdout, register_namespace changes process-wide state
+    "xml.etree.ElementTree": (
+        "Element",
+        "SubElement",
+        "fromstring",
+        "fromstringlist",
+        "tostring",
+        "tostringlist",
+        "XML",
+        "XMLParser",
+        "TreeBuilder",
+        "ParseError",
+        "indent",
+        "iselement",
+        "QName",
+        "Comment",
+        "ProcessingInstruction",
+    ),
 }
 
 _STATE = "it changes process-wide state"
@@ -252,6 +297,27 @@ _LEFT_OUT: dict[str, dict[str, str]] = {
         "tzset": f"{_STATE} (the local time zone); use zoneinfo.ZoneInfo",
         "clock_settime": f"{_STATE} (the system clock)",
         "clock_settime_ns": f"{_STATE} (the system clock)",
+    },
+    "ast": {
+        "parse": "toolpen's ast offers literal_eval only",
+        "dump": "toolpen's ast offers literal_eval only",
+    },
+    "gzip": {
+        "open": "it opens files; use gzip.compress / gzip.decompress",
+        "GzipFile": "it opens files; use gzip.compress / gzip.decompress",
+    },
+    "pprint": {
+        name: "it writes to the process's stdout; print(pprint.pformat(value))"
+        for name in ("pprint", "pp", "PrettyPrinter")
+    },
+    "shlex": {"shlex": "it reads the files its input names (source); use shlex.split"},
+    "xml.etree.ElementTree": {
+        **dict.fromkeys(
+            ("parse", "iterparse", "ElementTree"),
+            "it reads or writes files by name; use fromstring / tostring",
+        ),
+        "dump": "it writes to the process's stdout; print(ET.tostring(element, encoding='unicode'))",
+        "register_namespace": f"{_STATE} (the namespace prefixes)",
     },
 }
 _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
@@ -333,9 +399,9 @@ def module_view(name: str) -> ModuleView:
     """The view of ``name`` (which ``is_allowed_module``), with views of its allowed submodules."""
     members = _public_members(name) if name in ALLOWED_MODULES else {}
     for allowed in ALLOWED_MODULES:
-        parent, _, child = allowed.rpartition(".")
-        if parent == name:
-            members[child] = module_view(allowed)
+        if allowed.startswith(name + "."):  # a package on the way to an allowed module (xml.etree)
+            child = allowed[len(name) + 1 :].partition(".")[0]
+            members[child] = module_view(f"{name}.{child}")
     return ModuleView(name, members)
 
 
