@@ -362,7 +362,7 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
     if rule is not None:
         rule = _resolve_rule(obj, rule)
         if rule is not None:
-            return rule.attribute(obj, name, default)
+            return _not_a_module(rule.attribute(obj, name, default), name)
     return _not_a_module(getattr(obj, name, *default), name)
 
 
