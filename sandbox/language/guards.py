@@ -1272,7 +1272,13 @@ _NO_ARRAY_INTERFACE = _NoArrayInterface()
 
 
 def close_array_interface(cls: type) -> None:
-    """Make ``cls`` (and its subclasses) answer None for numpy's array interface attributes."""
+    """Make ``cls`` (and its subclasses) answer None for numpy's array interface attributes.
+
+    A ``typing.Protocol`` is left alone: it has no instances, and a member it does not declare
+    would change what ``isinstance``/``issubclass`` check (a class deriving from it gets its own).
+    """
+    if _class_dict(cls).get("_is_protocol"):
+        return
     for name in ARRAY_INTERFACE_NAMES:
         if not any(isinstance(_class_dict(base).get(name), _NoArrayInterface) for base in cls.__mro__):
             type.__setattr__(cls, name, _NO_ARRAY_INTERFACE)

@@ -103,6 +103,18 @@ NUMPY_ATTACKS.update(
         "writeable-bytes": OBJECT_ARRAY
         + "def tool():\n    a = np.frombuffer(b'immutable', np.uint8)\n    a.flags.writeable = True\n    a[0] = 0\n",
         "view-larger-dtype": OBJECT_ARRAY + "def tool():\n    return np.zeros(3, np.uint8).view(np.int64)\n",
+        # more objects whose attributes tool code fills: SimpleNamespace, a class deriving from a Protocol
+        "iface-namespace-keyword": OBJECT_ARRAY
+        + "import types\ndef tool():\n    return np.asarray(types.SimpleNamespace(**{'__array_interface__': {'data': (8, False),"
+        + " 'shape': (8,), 'typestr': '|u1', 'version': 3}}))\n",
+        "iface-namespace-subclass": OBJECT_ARRAY
+        + "import types\nclass N(types.SimpleNamespace):\n    pass\ndef tool():\n    n = N()\n"
+        + "    vars(n)['__array_interface__'] = {'data': (8, False), 'shape': (8,), 'typestr': '|u1', 'version': 3}\n"
+        + "    return np.asarray(n)\n",
+        "iface-protocol-subclass": OBJECT_ARRAY
+        + "from typing import Protocol\nclass P(Protocol):\n    def f(self) -> int: ...\nclass C(P):\n"
+        + "    def __getattr__(self, name):\n        return {'data': (8, False), 'shape': (8,), 'typestr': '|u1', 'version': 3}\n"
+        + "def tool():\n    return np.asarray(C())\n",
         "match-cast": OBJECT_ARRAY
         + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY
