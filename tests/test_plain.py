@@ -134,3 +134,25 @@ def test_toolpen_check_walls_process(tmp_path: Path) -> None:
     assert subprocess.run(command, capture_output=True, text=True, timeout=120).returncode == 1
     plain = subprocess.run([*command, "--walls", "process"], capture_output=True, text=True, timeout=120)
     assert plain.returncode == 0, plain.stdout
+
+
+STREAMS = '''
+import sys
+
+
+def streams() -> str:
+    """Writes to both streams and prints."""
+    print("printed")
+    print("to stderr", file=sys.stderr)
+    sys.stdout.write("to stdout\\n")
+    return "ok"
+'''
+
+
+@pytest.mark.parametrize("walls", ["all", "process"])
+def test_sys_stdout_and_stderr_write_to_the_call_log(walls: str) -> None:
+    with Runtime(store="memory://", walls=walls, pool_size=1) as runtime:
+        runtime.add_tool(STREAMS, replace=True)
+        result = runtime.call("streams", {})
+    assert result.success, result.error
+    assert result.logs == "printed\nto stderr\nto stdout\n"

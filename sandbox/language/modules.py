@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from runtime.errors import PolicyViolation
-from sandbox.language import guards
+from sandbox.language import guards, streams
 
 ALLOWED_MODULES = frozenset(
     {
@@ -78,6 +78,7 @@ ALLOWED_MODULES = frozenset(
         "tomllib",
         "xml.etree.ElementTree",
         "zlib",
+        "sys",
     }
 )
 
@@ -258,6 +259,23 @@ _EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {
         "Comment",
         "ProcessingInstruction",
     ),
+    # constants and the output streams: no modules, frames, paths, hooks or limits to change
+    "sys": (
+        "stdout",
+        "stderr",
+        "version_info",
+        "version",
+        "hexversion",
+        "maxsize",
+        "maxunicode",
+        "byteorder",
+        "float_info",
+        "int_info",
+        "platform",
+        "getsizeof",
+        "getrecursionlimit",
+        "get_int_max_str_digits",
+    ),
 }
 
 _STATE = "it changes process-wide state"
@@ -337,6 +355,8 @@ _REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
     },
     # a memo passed in would come back holding copies, and originals, of host objects' internals
     "copy": {"deepcopy": guards.guarded_deepcopy},
+    # what is written to them goes to the call's log, as print's output does
+    "sys": {"stdout": streams.STDOUT, "stderr": streams.STDERR},
     **{
         name: helpers for name, helpers in guards.CLASS_HELPERS.items() if name not in ("typing", "functools")
     },

@@ -11,7 +11,7 @@ from typing import Any
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 
 from runtime.errors import PolicyViolation
-from sandbox.language import guards
+from sandbox.language import guards, streams
 from sandbox.language.annotations import install_forward_ref_hook
 from sandbox.language.enum_wall import install_enum_hook
 from sandbox.language.modules import import_view
@@ -192,6 +192,7 @@ def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
     module = types.ModuleType(guards.TOOL_MODULE_NAME)
     namespace = vars(module)
     printer = _Printer(output)
+    streams.route(output)  # the sys view's stdout and stderr
     namespace.update(_GUARDS)
     namespace["__builtins__"] = dict(SAFE_BUILTINS)
     namespace["_print_"] = lambda _getattr=None: printer

@@ -2,7 +2,8 @@
 
 The tool is compiled with ``compile()`` and runs with the real builtins and the normal
 ``__import__``; the process wall (the jail and the worker's own walls) is the only boundary.
-Only ``print`` differs from CPython: it writes to the call's log, as under the language wall.
+Only ``print`` and ``sys.stdout``/``sys.stderr`` differ from CPython: they write to the call's
+log, as under the language wall.
 The code cache here is separate from the restricted compiler's, so a source warmed in one
 mode is never run in the other.
 """
@@ -18,6 +19,7 @@ from typing import Any, TextIO
 
 from runtime.errors import InvalidSource, PolicyViolation
 from runtime.parsing import parse_source
+from sandbox.language import streams
 from sandbox.language.compiler import TOOL_FILENAME
 from sandbox.language.guards import PLAIN_MODULE_NAME
 from sandbox.language.namespace import OutputCapture
@@ -49,6 +51,8 @@ def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
             raise PolicyViolation(f"injected name {name!r} may not start with '_'")
     module = types.ModuleType(PLAIN_MODULE_NAME)
     namespace = vars(module)
+    streams.route(output)  # sys.stdout and sys.stderr write to the call's log, as print does
+    sys.stdout, sys.stderr = streams.STDOUT, streams.STDERR
     namespace["__builtins__"] = builtins
     namespace["print"] = _printer(output)
     namespace.update(injected)

@@ -56,7 +56,7 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "def tool():\n    try:\n        1 / 0\n    except Exception as e:\n        return getattr(e, '__trace' + 'back__')\n",
         PolicyViolation,
     ),
-    ("exc-info", "import sys\ndef tool():\n    return sys.exc_info()\n", PolicyViolation),
+    ("exc-info", "import sys\ndef tool():\n    return sys.exc_info()\n", AttributeError),  # not in the view
     # CVE-2023-41039 and friends: format strings walk attributes inside CPython
     ("format-dunder", "def tool():\n    return '{0.__class__.__mro__}'.format(1)\n", PolicyViolation),
     (
@@ -309,11 +309,19 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "class A:\n    def f(self):\n        return super().__getattribute__('x')\ndef tool():\n    return A().f()\n",
         PolicyViolation,
     ),
+    # sys is a view of constants and the call's output streams: nothing that reaches modules or frames
+    ("sys-modules", "import sys\ndef tool():\n    return sys.modules\n", AttributeError),
+    ("sys-modules-from", "from sys import modules\ndef tool():\n    return modules\n", PolicyViolation),
+    ("sys-getframe", "import sys\ndef tool():\n    return getattr(sys, '_getframe')\n", PolicyViolation),
+    ("sys-settrace", "import sys\ndef tool():\n    return sys.settrace\n", AttributeError),
+    ("sys-recursion", "import sys\ndef tool():\n    sys.setrecursionlimit(10**6)\n", AttributeError),
+    ("sys-exit", "import sys\ndef tool():\n    sys.exit(0)\n", AttributeError),
+    ("sys-stdout-replace", "import sys\ndef tool():\n    sys.stdout = None\n", PolicyViolation),
+    ("sys-stdout-attribute", "import sys\ndef tool():\n    sys.stdout.write = print\n", AttributeError),
 ] + [
     (f"import-{name}", f"import {name}\ndef tool():\n    return {name}\n", PolicyViolation)
     for name in (
         "os",
-        "sys",
         "subprocess",
         "importlib",
         "builtins",
