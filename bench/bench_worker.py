@@ -7,14 +7,21 @@ and of the workers (from the fork to their exit: the zygote's reaped children in
 ``/proc/<zygote>/stat``), and the page faults per worker. A ready worker's own counters
 (``/proc/<worker>/stat``) give its faults before any job. Unjailed pools (``--no-jail``) need
 ``allow_weak_isolation``.
+
+``--floor`` measures what no change to the worker can remove: this process warms itself as the
+zygote does (same imports, same rehearsals), then forks children that exit at once, and
+children that run the idle worker's no-op call first (``worker.prepare``'s path) and exit.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
+import socket
 import time
+from collections.abc import Callable
 
 from bench_pool import JOB, LIMITS, SOURCE, no_rpc
 
@@ -49,11 +56,65 @@ def ready_worker_faults(pool: WorkerPool, zygote: int) -> int:
     return stat(worker)[0]
 
 
+def forks(count: int, child: Callable[[], object]) -> tuple[float, float, float]:
+    """CPU ms per fork in this process and in the child, and the child's page faults (``count`` forks)."""
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    self_before = resource.getrusage(resource.RUSAGE_SELF)
+    for _ in range(count):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                child()
+            finally:
+                os._exit(0)
+        os.waitpid(pid, 0)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    parent = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = (parent.ru_utime + parent.ru_stime - self_before.ru_utime - self_before.ru_stime) / count
+    child_cpu = (
+        children.ru_utime + children.ru_stime - children_before.ru_utime - children_before.ru_stime
+    ) / count
+    return cpu * 1e3, child_cpu * 1e3, (children.ru_minflt - children_before.ru_minflt) / count
+
+
+def floor(count: int) -> None:
+    """Fork and exit of a process warmed as the zygote is, with and without the idle worker's no-op call."""
+    from sandbox.bridges.proxies import RpcClient
+    from sandbox.language.namespace import install_process_hooks
+    from sandbox.process.warmup import preload
+    from sandbox.process.worker import PREPARATION, rehearse, run_call
+
+    install_process_hooks()
+    preload()
+    install_process_hooks(worker=True)
+    rehearse()
+    rehearse(PREPARATION)
+    gc.freeze()
+    with open("/proc/self/smaps_rollup") as rollup:
+        anonymous = next(int(line.split()[1]) for line in rollup if line.startswith("Anonymous:"))
+    print(f"{'anonymous memory of the warm process (MiB)':<52} {anonymous / 1024:8.1f}")
+
+    rpc = RpcClient(socket.socketpair()[0])  # the no-op calls nothing through it
+
+    def prepared() -> None:
+        run_call(PREPARATION, rpc, base_vm=1 << 40, reuse=True)
+
+    for label, child in (("fork, exit", lambda: None), ("fork, no-op call, exit", prepared)):
+        parent, child_cpu, faults = forks(count, child)
+        print(
+            f"{label + ': CPU ms parent, child; faults':<52} {parent:8.2f} {child_cpu:8.2f} {faults:8.0f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-jail", action="store_true", help="measure without bubblewrap")
+    parser.add_argument("--floor", action="store_true", help="fork and exit of a warm process alone")
     parser.add_argument("--calls", type=int, default=CALLS)
     options = parser.parse_args()
+    if options.floor:
+        floor(options.calls)
+        return
     unjailed = {"allow_weak_isolation": True, "bwrap": "/nonexistent/bwrap"} if options.no_jail else {}
     with WorkerPool(size=2, **unjailed) as pool:
         pool.warm(SOURCE)
