@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import selectors
+import select
 import socket
 import sys
 import tempfile
@@ -52,21 +52,22 @@ class Zygote:
         tempfile.gettempdir()  # found once here rather than probed by every worker
         self.walls = isolate_zygote(seccomp_filter)
         self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(control, selectors.EVENT_READ)
+        self.events = select.epoll()
+        self.events.register(control.fileno(), select.EPOLLIN)
         gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
 
     def serve(self) -> None:
         """Answer control messages and reap workers until the pool hangs up."""
+        control = self.control.fileno()
         while True:
-            for key, _ in self.selector.select():
-                if key.fileobj is self.control:
+            for fd, _ in self.events.poll():
+                if fd == control:
                     packet = self.control.recv(MAX_PACKET)
                     if not packet:
                         return
                     self.handle(decode(packet))
                 else:
-                    self.reap(key.fd)
+                    self.reap(fd)
 
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
@@ -88,7 +89,7 @@ class Zygote:
                 os._exit(exit_code)
         pidfd = os.pidfd_open(pid)
         self.workers[pidfd] = pid
-        self.selector.register(pidfd, selectors.EVENT_READ)
+        self.events.register(pidfd, select.EPOLLIN)
         try:
             socket.send_fds(
                 self.control, [encode({"op": "forked", "pid": pid})], [parent_end.fileno(), pidfd]
@@ -99,7 +100,7 @@ class Zygote:
 
     def reap(self, pidfd: int) -> None:
         """Collect a finished worker; tell the pool how it ended unless it ended cleanly."""
-        self.selector.unregister(pidfd)
+        self.events.unregister(pidfd)
         pid = self.workers.pop(pidfd)
         ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
         os.close(pidfd)
