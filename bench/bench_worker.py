@@ -101,9 +101,7 @@ def floor(count: int) -> None:
 
     for label, child in (("fork, exit", lambda: None), ("fork, no-op call, exit", prepared)):
         parent, child_cpu, faults = forks(count, child)
-        print(
-            f"{label + ': CPU ms parent, child; faults':<52} {parent:8.2f} {child_cpu:8.2f} {faults:8.0f}"
-        )
+        print(f"{label + ': CPU ms parent, child; faults':<52} {parent:8.2f} {child_cpu:8.2f} {faults:8.0f}")
 
 
 def main() -> None:
