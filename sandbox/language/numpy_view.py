@@ -14,7 +14,7 @@ there is closed here or in the guards:
   ``ctypes``, ``data``, ``base``, ``getfield``/``setfield``, ``bit_generator``; every method comes
   back wrapped so that its result is checked;
 - object arrays (``dtype=object``, and ``StringDType``, whose memory holds pointers) are refused
-  from every function, method and generator call: their buffer is raw object pointers, which
+  from every function, ufunc, method and generator call: their buffer is raw object pointers, which
   ``memoryview(...).cast("B")`` or ``np.frombuffer`` would let tool code rewrite. An operator
   between an array and a Python object numpy has no type for (``arr + Decimal(1)``) still makes
   one, as in CPython; such an array offers only ``dtype``, ``shape``, ``ndim``, ``size``,
@@ -84,7 +84,7 @@ logical_xor bitwise_and bitwise_or bitwise_xor invert left_shift right_shift gcd
 conjugate copysign nextafter signbit heaviside modf frexp ldexp spacing isnat
 """
 )
-"""Universal functions, as numpy's own objects (``np.add.reduce`` works); a call is an operator."""
+"""Universal functions (``np.add``, ``np.add.reduce``, ...), each wrapped in a ``Ufunc``."""
 
 _CLASSES = words(
     """
@@ -240,6 +240,34 @@ def vectorize(pyfunc: Any = _NO_FUNCTION, **options: Any) -> Any:
     if pyfunc is _NO_FUNCTION:
         return lambda function: vectorize(function, **options)
     return checked(np.vectorize(pyfunc, **options), getattr(pyfunc, "__name__", "vectorized"))
+
+
+class Ufunc:
+    """A numpy ufunc for tool code: its calls and methods (``reduce``, ``outer``, ...) refuse object arrays."""
+
+    __slots__ = ("_ufunc",)
+
+    def __init__(self, ufunc: np.ufunc) -> None:
+        if not isinstance(ufunc, np.ufunc):
+            guards.refuse("ufunc wraps numpy's universal functions only")
+        object.__setattr__(self, "_ufunc", ufunc)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return checked(self._ufunc)(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("__name__", "__qualname__", "__doc__"):
+            return getattr(self._ufunc, name)
+        return guards.guarded_getattr(self._ufunc, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a ufunc is read-only")
+
+    def __repr__(self) -> str:
+        return repr(self._ufunc)
+
+
+Ufunc.__name__ = Ufunc.__qualname__ = "ufunc"
 
 
 class _ArrayTypeMeta(type):
@@ -414,7 +442,7 @@ def members(name: str) -> dict[str, Any]:
         **functions,
         "frombuffer": checked(_frombuffer, "frombuffer"),
         "vectorize": vectorize,
-        **_members(np, _UFUNCS),
+        **{key: Ufunc(value) for key, value in _members(np, _UFUNCS).items()},
         **_members(np, _CLASSES),
         **_members(np, _CONSTANTS),
         "ndarray": ArrayType,

@@ -115,6 +115,10 @@ NUMPY_ATTACKS.update(
         + "from typing import Protocol\nclass P(Protocol):\n    def f(self) -> int: ...\nclass C(P):\n"
         + "    def __getattr__(self, name):\n        return {'data': (8, False), 'shape': (8,), 'typestr': '|u1', 'version': 3}\n"
         + "def tool():\n    return np.asarray(C())\n",
+        "ufunc-call-object": OBJECT_ARRAY + "def tool():\n    return np.add([decimal.Decimal(1)], 1)\n",
+        "ufunc-private": OBJECT_ARRAY + "def tool():\n    return np.add._ufunc\n",
+        "ufunc-wraps-other": OBJECT_ARRAY + "def tool():\n    return type(np.add)(len)\n",
+        "ufunc-write": OBJECT_ARRAY + "def tool():\n    np.add.reduce = len\n",
         "match-cast": OBJECT_ARRAY
         + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY
