@@ -387,8 +387,19 @@ def _class_name(obj: Any) -> str:
 
 _ARRAY = _numpy_names(ARRAY_NAMES, OBJECT_ARRAY_NAMES)
 _SCALAR = _numpy_names(SCALAR_NAMES, OBJECT_ARRAY_NAMES)
+_DTYPE = _numpy_names(DTYPE_NAMES)
+
+
+def _dtype_attribute(dtype: Any, name: str, default: tuple[Any, ...]) -> Any:
+    if (
+        name == "type" and isinstance(dtype, np.dtype) and dtype.hasobject
+    ):  # np.object_([...]) is an object array
+        guards.refuse(OBJECT_ARRAYS + " (the scalar type of an object dtype builds one)")
+    return _DTYPE.attribute(dtype, name, default)
+
+
 _RULES: dict[type, guards.LibraryRule] = {
-    np.dtype: _numpy_names(DTYPE_NAMES),
+    np.dtype: guards.LibraryRule(_dtype_attribute),
     np.ufunc: _numpy_names(UFUNC_NAMES),
     np.random.Generator: _numpy_names(GENERATOR_NAMES),
     type(np.empty(0).flags): _numpy_names(FLAGS_NAMES),

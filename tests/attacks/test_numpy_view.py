@@ -119,6 +119,8 @@ NUMPY_ATTACKS.update(
         "ufunc-private": OBJECT_ARRAY + "def tool():\n    return np.add._ufunc\n",
         "ufunc-wraps-other": OBJECT_ARRAY + "def tool():\n    return type(np.add)(len)\n",
         "ufunc-write": OBJECT_ARRAY + "def tool():\n    np.add.reduce = len\n",
+        "object-scalar-type": OBJECT_ARRAY + "def tool():\n    return np.dtype('O').type([1, None])\n",
+        "object-scalar-type-t": OBJECT_ARRAY + "def tool():\n    return np.dtype('T').type\n",
         "match-cast": OBJECT_ARRAY
         + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY
