@@ -300,7 +300,11 @@ _LEFT_OUT: dict[str, dict[str, str]] = {
         "unregister_dialect": f"{_STATE} (the dialect registry)",
         "field_size_limit": _STATE,
     },
-    "abc": {"update_abstractmethods": "it rewrites __abstractmethods__ of any class, a library's too"},
+    "abc": {
+        "update_abstractmethods": "it rewrites __abstractmethods__ of any class, a library's too",
+        "ABCMeta": "it is a metaclass, a class factory past the sandbox's rules; derive from abc.ABC instead"
+        " (class Base(ABC): ...), or run with --walls process",
+    },
     "dataclasses": {"make_dataclass": "it builds classes from strings; write a class statement"},
     "enum": {
         name: "it writes enum members into another module; use the enum's members"
