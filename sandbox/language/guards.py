@@ -1117,6 +1117,7 @@ LIBRARY_CLOSED_NAMES = frozenset(
         "tofile",  # numpy: writes a file
         "dump",  # numpy: pickles into a file
         "dumps",  # numpy: pickles the objects an object array holds, private state included
+        "resize",  # numpy: resize(..., refcheck=False) frees the memory other views of the array still use
         "bit_generator",  # numpy.random.Generator: its ctypes/cffi interface
         "cast",  # memoryview: a byte view of an object array's pointers
         "readinto",  # io.BytesIO: writes raw bytes into another object's memory

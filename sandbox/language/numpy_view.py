@@ -308,7 +308,7 @@ ARRAY_NAMES = frozenset(
         """
     T all any argmax argmin argpartition argsort astype byteswap choose clip compress conj conjugate
     copy cumprod cumsum diagonal dot dtype fill flags flat flatten imag item itemsize mT max mean min
-    nbytes ndim nonzero partition prod put ravel real repeat reshape resize round searchsorted shape
+    nbytes ndim nonzero partition prod put ravel real repeat reshape round searchsorted shape
     size sort squeeze std strides sum swapaxes take tobytes tolist trace transpose var view
     """
     )
@@ -317,7 +317,7 @@ OBJECT_ARRAY_NAMES = frozenset({"dtype", "shape", "ndim", "size", "tolist", "ite
 _PYTHON_SCALAR_NAMES = frozenset(
     name for kind in (int, float, complex, str, bytes) for name in dir(kind) if not name.startswith("_")
 )
-SCALAR_NAMES = (ARRAY_NAMES - {"put", "resize", "sort", "partition", "fill"}) | _PYTHON_SCALAR_NAMES
+SCALAR_NAMES = (ARRAY_NAMES - {"put", "sort", "partition", "fill"}) | _PYTHON_SCALAR_NAMES
 DTYPE_NAMES = frozenset(
     words(
         """
@@ -359,6 +359,7 @@ CLOSED_REASONS = {
     "getfield": "it reinterprets bytes at an offset; use view() or astype()",
     "setfield": "it reinterprets bytes at an offset; use view() or astype()",
     "bit_generator": "it leads to the generator's C interface (ctypes, cffi)",
+    "resize": "with refcheck=False it frees memory other views still use; use np.resize(a, shape)",
 }
 
 

@@ -121,6 +121,15 @@ NUMPY_ATTACKS.update(
         "ufunc-write": OBJECT_ARRAY + "def tool():\n    np.add.reduce = len\n",
         "object-scalar-type": OBJECT_ARRAY + "def tool():\n    return np.dtype('O').type([1, None])\n",
         "object-scalar-type-t": OBJECT_ARRAY + "def tool():\n    return np.dtype('T').type\n",
+        # in-place reallocation without the reference check: the view keeps the freed memory
+        "resize-refcheck": OBJECT_ARRAY
+        + "def tool():\n    a = np.zeros(4)\n    v = a[:]\n    a.resize((1 << 16,), refcheck=False)\n    return v.sum()\n",
+        "resize-match": OBJECT_ARRAY
+        + "def tool():\n    a = np.zeros(4)\n    v = a[:]\n    match a:\n        case object(resize=r):\n"
+        + "            r((1 << 16,), refcheck=False)\n    return v.sum()\n",
+        "resize-pydantic": OBJECT_ARRAY
+        + "class M(BaseModel):\n    model_config = ConfigDict(from_attributes=True, arbitrary_types_allowed=True)\n    resize: object\n"
+        + "def tool():\n    return M.model_validate(np.zeros(4)).resize\n",
         "match-cast": OBJECT_ARRAY
         + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY
@@ -147,7 +156,6 @@ REVIEWED_OPEN_TO_NATIVE_READS = {
     "setflags": "numpy refuses WRITEABLE where the memory is read-only",
     "fill": "in place, on the tool's own array (scalars raise)",
     "put": "in place, on the tool's own array (scalars raise)",
-    "resize": "in place with a reference check (scalars raise)",
     "sort": "in place (scalars raise)",
     "resolve_dtypes": "dtype resolution",
     "key": "iinfo's string key",
