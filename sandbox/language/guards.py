@@ -1144,7 +1144,7 @@ def _rule_for_class(cls: type) -> LibraryRule | None:
     except KeyError:
         pass
     rule: LibraryRule | None = None
-    if issubclass(cls, type) or cls is super:
+    if issubclass(cls, type | super):  # a subclass of super too: its lookups are the bound class's
         rule = _CLASS
     else:
         for finder in _rule_finders:
@@ -1160,7 +1160,7 @@ def _resolve_rule(obj: Any, rule: LibraryRule) -> LibraryRule | None:
     if rule is _UNKNOWN:
         rule = _rule_for_class(type(obj))
     if rule is _CLASS:
-        if type(obj) is super:
+        if isinstance(obj, super):
             bound = obj.__self_class__ or obj.__thisclass__
             rule = _rule_for_class(bound)
         else:
@@ -1189,7 +1189,7 @@ def allowlisted(
 
 
 def _class_name(obj: Any) -> str:
-    kind = obj if isinstance(obj, type) else obj.__self_class__ if type(obj) is super else type(obj)
+    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)
     return str(type.__dict__["__name__"].__get__(kind))
 
 

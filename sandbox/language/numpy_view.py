@@ -382,7 +382,7 @@ def _numpy_names(names: frozenset[str], object_names: frozenset[str] | None = No
 
 
 def _class_name(obj: Any) -> str:
-    kind = obj if isinstance(obj, type) else obj.__self_class__ if type(obj) is super else type(obj)
+    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)
     return f"numpy.{type.__dict__['__name__'].__get__(kind)}"
 
 

@@ -17,6 +17,23 @@ from tests.attacks import assert_refused_when_added_or_called
 
 np = pytest.importorskip("numpy")
 
+FAKE_BYTEARRAY_ESCAPE = """
+import numpy as np, decimal, io
+class S(super):
+    pass
+def tool():
+    def write(obj, pointers):
+        S(io.BytesIO, io.BytesIO(b"".join(p.to_bytes(8, "little") for p in pointers))).readinto(obj)
+    holder = np.arange(2, dtype=np.int64) + decimal.Decimal(1)
+    fields = (1 << 40, id(bytearray), 1 << 62, 1 << 62, 0, 0, 0)
+    fake = b"".join(field.to_bytes(8, "little") for field in fields)
+    write(holder, [id(fake) + 32, id(holder[1])])
+    memory = holder[0]
+    write(holder, [id(fake) + 32, int.from_bytes(bytes(memory[id(len) + 24 : id(len) + 32]), "little")])
+    real = holder[1]
+    return real.eval("__import__('os').getuid()", {"__builtins__": real})
+"""
+
 NUMPY_ATTACKS = {
     "load": "import numpy as np\ndef tool():\n    return np.load('/etc/passwd')\n",
     "from-load": "from numpy import load\ndef tool():\n    return 1\n",
@@ -51,6 +68,16 @@ NUMPY_ATTACKS = {
     "op-object-memoryview": "import numpy as np, decimal\ndef tool():\n    o = np.arange(2) + decimal.Decimal(1)\n    return memoryview(o).cast('B')\n",
     "op-object-frombuffer": "import numpy as np, decimal\ndef tool():\n    o = np.arange(2) + decimal.Decimal(1)\n    return np.frombuffer(o, dtype=np.intp)\n",
     "op-object-readinto": "import numpy as np, decimal, io\ndef tool():\n    o = np.arange(2) + decimal.Decimal(1)\n    return io.BytesIO(bytes(16)).readinto(o)\n",
+    # a subclass of super looked up attributes as the tool's own object, past the library rules: an
+    # outside review wrote pointers into an object array and read the real builtins through a fake bytearray
+    "op-object-readinto-super-subclass": (
+        "import numpy as np, decimal, io\nclass S(super):\n    pass\ndef tool():\n"
+        "    o = np.arange(2) + decimal.Decimal(1)\n    return S(io.BytesIO, io.BytesIO(bytes(16))).readinto(o)\n"
+    ),
+    "super-subclass-tofile": (
+        "import numpy as np\nclass S(super):\n    pass\ndef tool():\n    return str(S(np.float64, np.float64(1)).tofile)\n"
+    ),
+    "fake-bytearray-escape": FAKE_BYTEARRAY_ESCAPE,
     "op-object-astype": "import numpy as np, decimal\ndef tool():\n    o = np.arange(2) + decimal.Decimal(1)\n    return o.view(np.intp)\n",
     "op-object-mean": "import numpy as np, decimal\ndef tool():\n    o = np.arange(2) + decimal.Decimal(1)\n    return np.mean(o)\n",
     "iface-getattr": "import numpy as np\nclass E:\n    def __getattr__(self, name):\n        return {'data': (8, False), 'shape': (8,), 'typestr': '|u1', 'version': 3}\ndef tool():\n    return np.asarray(E())\n",
