@@ -245,15 +245,16 @@ def vectorize(pyfunc: Any = _NO_FUNCTION, **options: Any) -> Any:
 class Ufunc:
     """A numpy ufunc for tool code: its calls and methods (``reduce``, ``outer``, ...) refuse object arrays."""
 
-    __slots__ = ("_ufunc",)
+    __slots__ = ("_ufunc", "_call")
 
     def __init__(self, ufunc: np.ufunc) -> None:
         if not isinstance(ufunc, np.ufunc):
             guards.refuse("ufunc wraps numpy's universal functions only")
         object.__setattr__(self, "_ufunc", ufunc)
+        object.__setattr__(self, "_call", checked(ufunc))
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return checked(self._ufunc)(*args, **kwargs)
+        return self._call(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         if name in ("__name__", "__qualname__", "__doc__"):
@@ -458,6 +459,7 @@ def members(name: str) -> dict[str, Any]:
         **_members(np, _CLASSES),
         **_members(np, _CONSTANTS),
         "ndarray": ArrayType,
+        "ufunc": Ufunc,
     }
 
 

@@ -145,6 +145,7 @@ NUMPY_ATTACKS.update(
         "ufunc-call-object": OBJECT_ARRAY + "def tool():\n    return np.add([decimal.Decimal(1)], 1)\n",
         "ufunc-private": OBJECT_ARRAY + "def tool():\n    return np.add._ufunc\n",
         "ufunc-wraps-other": OBJECT_ARRAY + "def tool():\n    return type(np.add)(len)\n",
+        "ufunc-reinit": OBJECT_ARRAY + "def tool():\n    type(np.add).__init__(np.add, np.subtract)\n",
         "ufunc-write": OBJECT_ARRAY + "def tool():\n    np.add.reduce = len\n",
         "object-scalar-type": OBJECT_ARRAY + "def tool():\n    return np.dtype('O').type([1, None])\n",
         "object-scalar-type-t": OBJECT_ARRAY + "def tool():\n    return np.dtype('T').type\n",
