@@ -1026,6 +1026,15 @@ def dataclass(cls: Any = None, /, **options: Any) -> Any:
     return dataclasses.dataclass(_own_class(cls, "dataclasses.dataclass"), **options)
 
 
+def pydantic_dataclass(cls: Any = None, /, **options: Any) -> Any:
+    """``pydantic.dataclasses.dataclass`` (bare or with options) for the tool's own classes only."""
+    import pydantic.dataclasses  # noqa: PLC0415 - pydantic is loaded where tool code runs
+
+    if cls is None:
+        return lambda cls: pydantic_dataclass(cls, **options)
+    return pydantic.dataclasses.dataclass(_own_class(cls, "pydantic.dataclasses.dataclass"), **options)
+
+
 def _owned_decorator(original: Callable[..., Any], helper: str) -> Callable[..., Any]:
     """``original(obj)`` that sets attributes on ``obj``, for the tool's own classes and functions only."""
 
@@ -1061,6 +1070,7 @@ CLASS_HELPERS: dict[str, dict[str, Callable[..., Any]]] = {
         "no_type_check": _owned_decorator(typing.no_type_check, "typing.no_type_check"),
         "dataclass_transform": dataclass_transform,
     },
+    "pydantic.dataclasses": {"dataclass": pydantic_dataclass},
     "abc": {
         "abstractmethod": _owned_decorator(abc.abstractmethod, "abc.abstractmethod"),
         "update_abstractmethods": _class_decorator(abc.update_abstractmethods, "abc.update_abstractmethods"),

@@ -79,6 +79,7 @@ ALLOWED_MODULES = frozenset(
         "xml.etree.ElementTree",
         "zlib",
         "sys",
+        "pydantic.dataclasses",
     }
 )
 
@@ -259,6 +260,8 @@ _EXPLICIT_NAMES: dict[str, tuple[str, ...]] = {
         "Comment",
         "ProcessingInstruction",
     ),
+    # dataclasses validated by pydantic (its wall checks their schemas as it does models')
+    "pydantic.dataclasses": ("dataclass", "is_pydantic_dataclass"),
     # constants and the output streams: no modules, frames, paths, hooks or limits to change
     "sys": (
         "stdout",

@@ -309,6 +309,12 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "class A:\n    def f(self):\n        return super().__getattribute__('x')\ndef tool():\n    return A().f()\n",
         PolicyViolation,
     ),
+    # pydantic's dataclass decorator changes the class it is given: the tool's own only
+    (
+        "pydantic-dataclass-host-class",
+        "import json\nfrom pydantic.dataclasses import dataclass\ndef tool():\n    return dataclass(json.JSONDecoder)\n",
+        PolicyViolation,
+    ),
     # sys is a view of constants and the call's output streams: nothing that reaches modules or frames
     ("sys-modules", "import sys\ndef tool():\n    return sys.modules\n", AttributeError),
     ("sys-modules-from", "from sys import modules\ndef tool():\n    return modules\n", PolicyViolation),
