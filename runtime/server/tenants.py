@@ -11,9 +11,11 @@ one tenant and live in the :class:`ToolCatalog`, which each replica re-reads at 
 
 from __future__ import annotations
 
+import functools
 import hmac
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from runtime.app import App, app_runtime
@@ -178,23 +180,14 @@ class Tenants:
 
 def _runtime(config: ServerConfig, store: Store, tenant: str, app: App | None) -> Runtime:
     """The tenant's runtime: empty, or holding ``app`` (a problem names the app's file)."""
-    egress = EgressPolicy(allow_hosts=list(config.allow_hosts))
+    make: Callable[..., Runtime] = Runtime
     if app is not None:
-        return app_runtime(
-            app,
-            agent=config.app_agent,
-            fakes=config.app_fakes,
-            auth=config.app_auth or None,
-            egress=egress,
-            store=store,
-            app_name=tenant,
-            pool_size=config.workers,
-            walls=config.walls,
-            allow_weak_isolation=config.allow_weak_isolation,
+        make = functools.partial(
+            app_runtime, app, agent=config.app_agent, fakes=config.app_fakes, auth=config.app_auth or None
         )
-    return Runtime(
+    return make(
         store=store,
-        egress=egress,
+        egress=EgressPolicy(allow_hosts=list(config.allow_hosts)),
         app_name=tenant,
         pool_size=config.workers,
         walls=config.walls,
