@@ -1,6 +1,7 @@
 """OpenAPI 3.0/3.1 documents -> endpoint tools, one per operation, called through the HTTP broker.
 
-A tool is named ``<toolset>_<operationId in snake_case>`` (``<method>_<path>`` without one). Its
+A tool is named ``<toolset>_<operationId in snake_case>`` (``<method>_<path>`` without one); code
+may also call it ``tools.<toolset>_<operationId as written>``, as CES code does (``ces_name``). Its
 parameters are the operation's path, query and header parameters (cookie parameters are skipped
 with a warning) plus ``body`` for a JSON or form request body. Credentials come from host-side
 secrets (``auth={"scheme_name": "secret"}``) and are added by ``invoke`` in the host only; they are
@@ -78,6 +79,8 @@ class Operation:
     parameters: tuple[Parameter, ...]
     body_media_type: str | None = None
     credentials: Credentials = field(default_factory=Credentials)
+    ces_name: str = ""
+    """``<toolset>_<operationId>`` with the operationId as written (``name`` without an operationId)."""
 
     def invoke(
         self, args: Mapping[str, Any], *, broker: HttpBroker, budget: RequestBudget, deadline: float
@@ -252,6 +255,7 @@ def _endpoint(
     """The tool for one operation."""
     operation_id = operation.get("operationId")
     name = f"{toolset}_{snake_case(operation_id) if operation_id else snake_case(f'{method} {path}')}"
+    ces_name = f"{toolset}_{re.sub(r'[^A-Za-z0-9_]', '_', operation_id)}" if operation_id else name
     diagnostics: list[Diagnostic] = []
     legacy = str(document["openapi"]).startswith("3.0")
     properties: dict[str, Any] = {}
@@ -308,6 +312,7 @@ def _endpoint(
         parameters=tuple(parameters),
         body_media_type=body_media_type,
         credentials=_credentials(document, operation, auth),
+        ces_name=ces_name,
     )
 
 

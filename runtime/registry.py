@@ -45,6 +45,11 @@ class Tool:
         """Checks a call's arguments against the tool's parameters (compiled on first use)."""
         return ArgumentValidator(self.spec.parameters)
 
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Other names tool code may call it by (``tools.<alias>``); models see only ``name``."""
+        return ()
+
     def schema(self, fmt: str = "openai", *, strict: bool = False) -> dict[str, Any]:
         """The tool's definition in one of `runtime.schema.formats.FORMATS`."""
         return lower(self.spec, fmt, strict=strict).schema
@@ -64,12 +69,21 @@ class EndpointTool(Tool):
 
     operation: Operation | None = None
 
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """The operation's name with its operationId as written, which CES code calls it by."""
+        ces_name = self.operation.ces_name if self.operation else ""
+        return (ces_name,) if ces_name and ces_name != self.name else ()
+
 
 class Registry:
-    """Thread-safe name -> tool map; a name is registered once unless replaced explicitly."""
+    """Thread-safe name -> tool map; a name is registered once unless replaced explicitly.
+
+    A tool's aliases resolve to it too, unless a tool has that name: names win over aliases."""
 
     def __init__(self) -> None:
         self._tools: dict[str, Tool] = {}
+        self._aliases: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def add(self, tool: Tool, *, replace: bool = False) -> Tool:
@@ -77,6 +91,7 @@ class Registry:
             if tool.name in self._tools and not replace:
                 raise InvalidSource(f"a tool named {tool.name!r} is already registered")
             self._tools[tool.name] = tool
+            self._aliases.update(dict.fromkeys(tool.aliases, tool.name))
         return tool
 
     def get(self, name: str) -> Tool:
@@ -86,12 +101,15 @@ class Registry:
         return tool
 
     def find(self, name: str) -> Tool | None:
-        """The tool ``name``, or None."""
-        return self._tools.get(name)
+        """The tool ``name`` (or the tool with that alias), or None."""
+        return self._tools.get(name) or self._tools.get(self._aliases.get(name, ""))
 
     def remove(self, name: str) -> bool:
         with self._lock:
-            return self._tools.pop(name, None) is not None
+            tool = self._tools.pop(name, None)
+            for alias in tool.aliases if tool else ():
+                self._aliases.pop(alias, None)
+            return tool is not None
 
     def __iter__(self) -> Iterator[Tool]:
         """The tools in registration order (a snapshot: registering meanwhile is safe)."""

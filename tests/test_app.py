@@ -68,6 +68,14 @@ def test_the_sample_checks_clean() -> None:
     assert check_app(load_app(APP)) == []
 
 
+def test_an_operation_called_by_its_operation_id_as_written_checks_clean(copy: Path) -> None:
+    cart = copy / "tools/summarize_cart/python_function/python_code.py"
+    cart.write_text(
+        cart.read_text().replace("crm_service_get_cart_information", "crm_service_getCartInformation")
+    )
+    assert check_app(load_app(copy)) == []
+
+
 def test_cross_references_are_reported_where_they_are(copy: Path) -> None:
     front = copy / "agents/Front_Desk/Front_Desk.json"
     edit_json(front, {"tools": ["get_customer", "lookup_order"], "childAgents": ["Billing Desk"]})

@@ -54,6 +54,19 @@ def test_the_published_crm_pattern_against_a_local_service(crm: CrmServer) -> No
     assert direct.success and direct.output["items"] == [{"sku": "tea", "quantity": 2}]
 
 
+def test_an_operation_is_also_called_by_its_operation_id_as_written(crm: CrmServer) -> None:
+    # CES code calls tools.<toolset>_<operationId> with the id as the document spells it (a real
+    # export calls tools.customer_details_openapi_getEidpToken); models still see the snake_case name
+    as_written = CART_SUMMARY.replace("crm_service_get_cart_information", "crm_service_getCartInformation")
+    with crm_runtime(crm) as rt:
+        rt.add_tool(as_written)
+        result = rt.call("summarize_cart", {})
+        names = [tool.name for tool in rt.tools()]
+    assert result.success, result.error
+    assert result.output == "Cart: 2 x tea"
+    assert "crm_service_get_cart_information" in names and "crm_service_getCartInformation" not in names
+
+
 def test_endpoint_tools_appear_in_every_format(crm: CrmServer) -> None:
     with crm_runtime(crm) as rt:
         tool = rt.get_tool("crm_service_get_cart_information")

@@ -6,7 +6,7 @@ whole app shows, read statically:
   that does not exist; a tool whose display name is reserved (``end_session``, ...) or differs
   from its entry function's name (CES derives one from the other);
 - ``tools.<name>`` / ``async_tools.<name>`` naming no tool of the app (Python tools by function
-  name, OpenAPI operations as ``<toolset>_<operation>``);
+  name, OpenAPI operations as ``<toolset>_<operationId>``, in snake_case or as written);
 - a golden evaluation's step naming a tool, toolset operation or agent the app lacks (a warning);
 - a code guardrail's callback returning a dict without a literal ``decision`` of OK or TRIGGER;
 - a session variable read (``get_variable("k")``, ``context.state["k"]``, ``.state.get("k")``,
@@ -126,9 +126,8 @@ def _tool_names(app: App, findings: list[Finding]) -> set[str]:
             )
     for toolset in app.toolsets.values():
         try:
-            names.update(
-                op.name for op in OpenApiToolset.from_dict(toolset.display_name, toolset.document).tools
-            )
+            operations = OpenApiToolset.from_dict(toolset.display_name, toolset.document).tools
+            names.update(name for op in operations for name in (op.name, op.ces_name))
         except InvalidSource as error:
             findings.append(_at(toolset.schema_path, "error", error.message))
     return names
