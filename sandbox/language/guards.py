@@ -70,6 +70,7 @@ FORMAT_METHODS = frozenset({"format", "format_map"})
 
 ALLOWED_DUNDER_METHODS = frozenset(
     {
+        "__new__",
         "__init__",
         "__init_subclass__",
         "__setattr__",
@@ -524,6 +525,8 @@ def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         bound_to = getattr(obj, "__self__")  # noqa: B009 - typeshed does not know super.__self__
         if not (is_tool_class(bound_to) or is_tool_class(type(bound_to))):
             refuse(f"super().{name} is available in the tool's own classes only")
+        if name == "__new__":
+            return _for_tool_classes(getattr(obj, name, *default))
         return _checked_setter(getattr(obj, name, *default), name, bound_to)
     if isinstance(obj, type):
         owner = _owner(obj.__mro__, name)
@@ -532,6 +535,8 @@ def _dunder_method(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         value = getattr(obj, name, *default)
         if is_tool_class(owner):
             return value
+        if name == "__new__":
+            return _for_tool_classes(value)
         if owner in VALUE_TYPES and name in VALUE_METHODS:
             return _for_values(value, name)
         return _for_tool_instances(value, name)
@@ -553,6 +558,18 @@ VALUE_METHODS = ALLOWED_DUNDER_METHODS - {
 }
 """The special methods of a value type tool code may call (``functools.reduce(int.__add__, ...)``):
 not the ones that set up or change an object's attributes."""
+
+
+def _for_tool_classes(new: Callable[..., Any]) -> Callable[..., Any]:
+    """A library's ``__new__`` (``object.__new__``, ``super().__new__``, ``float.__new__``): it makes
+    instances of the tool's own classes only, never an uninitialised object of a library class."""
+
+    def call(cls: Any, *args: Any, **kwargs: Any) -> Any:
+        if not is_tool_class(cls):
+            refuse("__new__ of a library class may only make instances of the tool's own classes")
+        return new(cls, *args, **kwargs)
+
+    return call
 
 
 def _for_values(method: Callable[..., Any], name: str) -> Callable[..., Any]:

@@ -386,7 +386,6 @@ _INSTEAD = {
     "__annotations__": "typing.get_type_hints(cls)",
     "__mro__": "isinstance() and issubclass()",
     "__bases__": "isinstance() and issubclass()",
-    "__new__": "__init__ or a classmethod that builds the object",
 }
 
 

@@ -309,6 +309,19 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
         "class A:\n    def f(self):\n        return super().__getattribute__('x')\ndef tool():\n    return A().f()\n",
         PolicyViolation,
     ),
+    # a library's __new__ makes instances of the tool's own classes only
+    (
+        "object-new-host",
+        "import json\ndef tool():\n    return object.__new__(json.JSONDecoder)\n",
+        PolicyViolation,
+    ),
+    (
+        "super-new-host",
+        "import json\nclass A:\n    def __new__(cls):\n        return super().__new__(json.JSONDecoder)\n"
+        "def tool():\n    return A()\n",
+        PolicyViolation,
+    ),
+    ("new-held", "def tool():\n    make = object.__new__\n    return make(type)\n", PolicyViolation),
     # pydantic's dataclass decorator changes the class it is given: the tool's own only
     (
         "pydantic-dataclass-host-class",
