@@ -831,6 +831,7 @@ def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -
                     " classes to use, not to subclass"
                 )
         close_array_interface(cls)
+        close_instance_deepcopy(cls)
     return cls
 
 
@@ -1297,6 +1298,36 @@ class _NoArrayInterface:
 
 ARRAY_INTERFACE_NAMES = ("__array_interface__", "__array_struct__")
 _NO_ARRAY_INTERFACE = _NoArrayInterface()
+
+
+class _NoInstanceDeepcopy:
+    """``__deepcopy__`` of the tool's classes that define none: None, even from an instance's ``__dict__`` or ``__getattr__``.
+
+    ``copy.deepcopy`` hands a ``__deepcopy__`` it finds on an object its memo, which by then holds
+    copies (and the originals) of the private state of host objects copied before it. A class body
+    cannot define the method; this data descriptor wins over the instance's ``__dict__`` and over
+    ``__getattr__``, and None makes ``deepcopy`` copy the object the ordinary way.
+    """
+
+    __slots__ = ()
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        return self if obj is None else None
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        raise AttributeError("__deepcopy__ of this object is fixed")
+
+    def __delete__(self, obj: Any) -> None:
+        raise AttributeError("__deepcopy__ of this object is fixed")
+
+
+_NO_INSTANCE_DEEPCOPY = _NoInstanceDeepcopy()
+
+
+def close_instance_deepcopy(cls: type) -> None:
+    """Make ``cls`` answer None for ``__deepcopy__`` unless a class it derives from defines one (Enum, pydantic)."""
+    if not any("__deepcopy__" in _class_dict(base) for base in cls.__mro__):
+        type.__setattr__(cls, "__deepcopy__", _NO_INSTANCE_DEEPCOPY)
 
 
 def close_array_interface(cls: type) -> None:

@@ -76,6 +76,28 @@ def test_a_copy_memo_holds_nothing_of_the_host(expression: str) -> None:
     assert memo[id(value)] is result and len(memo[id(memo)]) == 1 and memo[id(memo)][0] is value
 
 
+HOOKED_COPIES = {
+    "instance-dict": "class Hook:\n    pass\ndef hook():\n    h = Hook()\n    vars(h)['__deepcopy__'] = grab\n    return h\n",
+    "getattr": (
+        "class Hook:\n    def __getattr__(self, name):\n        if name == '__deepcopy__':\n            return grab\n"
+        "        raise AttributeError(name)\ndef hook():\n    return Hook()\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("hook", HOOKED_COPIES.values(), ids=HOOKED_COPIES.keys())
+def test_a_deepcopy_hook_of_the_tool_never_sees_the_internal_memo(hook: str) -> None:
+    # deepcopy hands a __deepcopy__ it finds its memo, which by then held ces_requests' private _rpc
+    # (an outside review put one in an instance's __dict__, which vars() hands out)
+    source = (
+        "import copy\nSEEN = []\ndef grab(memo):\n    SEEN.append(memo)\n    return None\n"
+        + hook
+        + "def tool():\n    copy.deepcopy([ces_requests, hook()])\n    return SEEN\n"
+    )
+    seen, _ = run_tool(source, injected={"ces_requests": make_ces_requests(lambda *args: None)})
+    assert seen == []
+
+
 def test_an_ordinary_deepcopy_still_shares_what_it_shared() -> None:
     source = textwrap.dedent(
         """
