@@ -1325,7 +1325,13 @@ _NO_INSTANCE_DEEPCOPY = _NoInstanceDeepcopy()
 
 
 def close_instance_deepcopy(cls: type) -> None:
-    """Make ``cls`` answer None for ``__deepcopy__`` unless a class it derives from defines one (Enum, pydantic)."""
+    """Make ``cls`` answer None for ``__deepcopy__`` unless a class it derives from defines one (Enum, pydantic).
+
+    A ``typing.Protocol`` is left alone, as by ``close_array_interface``: a member it does not
+    declare would change what ``isinstance`` checks.
+    """
+    if _class_dict(cls).get("_is_protocol"):
+        return
     if not any("__deepcopy__" in _class_dict(base) for base in cls.__mro__):
         type.__setattr__(cls, "__deepcopy__", _NO_INSTANCE_DEEPCOPY)
 
