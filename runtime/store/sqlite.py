@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import itertools
 import json
 import os
 import sqlite3
@@ -147,11 +148,27 @@ class SqliteStore(SqlStore):
         )
         try:
             conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode = WAL")
+            self._use_wal(conn)
         except sqlite3.Error:
             conn.close()
             raise
         return conn
+
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL mode, which it keeps: once, by whichever process opens it first.
+
+        SQLite runs no busy handler for the switch (it needs the file to itself), so processes
+        opening a new file at once retry it here, up to the busy timeout."""
+        deadline = time.monotonic() + self._busy_timeout
+        for attempt in itertools.count():
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            if time.monotonic() > deadline:
+                raise sqlite3.OperationalError("database is locked (switching it to WAL mode)")
+            if attempt:
+                time.sleep(0.01)
+            with suppress(sqlite3.OperationalError):
+                conn.execute("PRAGMA journal_mode = WAL")
 
     def _store_error(self, exc: sqlite3.Error) -> StoreError:
         return StoreError(f"session store {self.path.name}: {exc}")
