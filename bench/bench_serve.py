@@ -6,9 +6,9 @@ thread its own session, alternating replicas). Every call is a real session call
 lock, the call record, a sandbox worker, the atomic commit.
 
 Then, on one replica, a session's length: one session is filled with ``--earlier`` calls (1,000),
-and ``--session-requests`` calls are timed in it, beside as many in a fresh session; one client
-thread, so requests/s is the session's own rate (its calls run one at a time, under its lock)
-and p50/p99 the latency of one call. ``--replicas`` with no count skips the first table.
+and ``--session-requests`` calls are timed in it, taking turns with as many in a fresh session;
+one client thread, so requests/s is the session's own rate (its calls run one at a time, under
+its lock) and p50/p99 the latency of one call. ``--replicas`` with no count skips the first table.
 
     .venv/bin/python bench/bench_serve.py --store postgresql://toolpen:toolpen@127.0.0.1:55432/toolpen
 """
@@ -36,6 +36,22 @@ def ping() -> str:
 '''
 
 
+def call(http: requests.Session, replica: Replica, session: str) -> tuple[float, bool]:
+    """One call of ``ping`` in ``session``: (seconds, whether it succeeded)."""
+    started = time.perf_counter()
+    response = http.post(
+        f"{replica.url}/v1/sessions/{session}/calls", json={"tool": "ping", "args": {}}, timeout=60
+    )
+    return time.perf_counter() - started, response.status_code == 200 and response.json()["success"]
+
+
+def client_session(key: str) -> requests.Session:
+    """A keep-alive HTTP client with the tenant's key."""
+    http = requests.Session()
+    http.headers["Authorization"] = f"Bearer {key}"
+    return http
+
+
 def run(
     replicas: list[Replica], key: str, total: int, threads: int, session: str | None = None
 ) -> tuple[float, list[float], int]:
@@ -45,15 +61,11 @@ def run(
 
     def client(thread: int) -> tuple[list[float], int]:
         latencies, errors = [], 0
-        with requests.Session() as http:
-            http.headers["Authorization"] = f"Bearer {key}"
+        with client_session(key) as http:
             for i in range(thread, total, threads):
-                name = session or f"bench-{run_id}-{thread}"
-                url = f"{replicas[i % len(replicas)].url}/v1/sessions/{name}/calls"
-                started = time.perf_counter()
-                response = http.post(url, json={"tool": "ping", "args": {}}, timeout=60)
-                latencies.append(time.perf_counter() - started)
-                errors += response.status_code != 200 or not response.json()["success"]
+                latency, ok = call(http, replicas[i % len(replicas)], session or f"bench-{run_id}-{thread}")
+                latencies.append(latency)
+                errors += not ok
         return latencies, errors
 
     started = time.perf_counter()
@@ -77,17 +89,27 @@ def report(store: str, label: str, elapsed: float, latencies: list[float], error
 
 
 def session_length(
-    replicas: list[Replica], key: str, earlier: int, timed: int
+    replica: Replica, key: str, earlier: int, timed: int
 ) -> list[tuple[str, tuple[float, list[float], int]]]:
-    """``timed`` calls in a fresh session, then in one filled with ``earlier`` calls first."""
+    """``timed`` calls in a fresh session and as many in one filled with ``earlier`` calls first,
+    taking turns (so both see the same load), from one client thread."""
     fresh, grown = f"fresh-{uuid.uuid4().hex[:8]}", f"grown-{uuid.uuid4().hex[:8]}"
-    run(replicas, key, 20, 1, session=f"warm-{uuid.uuid4().hex[:8]}")  # warm up
-    results = [("0 (fresh)", run(replicas, key, timed, 1, session=fresh))]
-    _, _, errors = run(replicas, key, earlier, 4, session=grown)  # calls queue on the session's lock
+    _, _, errors = run([replica], key, earlier, 4, session=grown)  # calls queue on the session's lock
     if errors:
         raise SystemExit(f"{errors} of the {earlier} earlier calls failed")
-    results.append((f"{earlier:,}", run(replicas, key, timed, 1, session=grown)))
-    return results
+    latencies: dict[str, list[float]] = {fresh: [], grown: []}
+    failed = dict.fromkeys(latencies, 0)
+    with client_session(key) as http:
+        for _ in range(timed):
+            for session in latencies:
+                latency, ok = call(http, replica, session)
+                latencies[session].append(latency)
+                failed[session] += not ok
+    # one thread: a session's requests/s is its calls over the time they took
+    return [
+        (label, (sum(latencies[session]), latencies[session], failed[session]))
+        for label, session in [("0 (fresh)", fresh), (f"{earlier:,}", grown)]
+    ]
 
 
 def main() -> None:
@@ -123,7 +145,7 @@ def main() -> None:
         for store in stores:
             replicas = start(store, work / "tools", tenant, work, 1)
             try:
-                results = session_length(replicas, key, options.earlier, options.session_requests)
+                results = session_length(replicas[0], key, options.earlier, options.session_requests)
             finally:
                 stop_all(replicas)
             for label, measured in results:
