@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from runtime.errors import ToolpenError, error_from_dict
-from runtime.state import StateDelta
+from runtime.state import StateDelta, without_temp_keys
 
 if TYPE_CHECKING:
     from runtime.session import CallRecord
@@ -51,8 +51,7 @@ class ToolResult:
     def stored(self) -> dict[str, Any]:
         """What a call record keeps, so a retry can answer without running: the state too, as
         the call left it (``temp:`` keys are never stored)."""
-        state = {key: value for key, value in self.state.items() if not key.startswith("temp:")}
-        return {**self.to_dict(), "state": state}
+        return {**self.to_dict(), "state": without_temp_keys(self.state)}
 
     @classmethod
     def from_record(cls, record: CallRecord, state: dict[str, Any]) -> ToolResult:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import chain, repeat
 from typing import Any
 
 from runtime.errors import InvalidState
@@ -44,6 +45,14 @@ def scope_of(key: str) -> Scope:
         if key.startswith(prefix):
             return scope
     return Scope.SESSION
+
+
+def without_temp_keys(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` minus its ``temp:`` keys: ``state`` itself when it has none (found without a
+    Python loop over the keys: a state can hold hundreds of thousands)."""
+    if not any(map(str.startswith, state, repeat("temp:"))):
+        return state
+    return {key: value for key, value in state.items() if not key.startswith("temp:")}
 
 
 def encode_json(value: Any, what: str) -> str:
@@ -99,7 +108,10 @@ class StateDelta:
         return frozenset(scope_of(key) for key in [*self.set, *self.deleted])
 
     def without_temp(self) -> StateDelta:
-        """This delta minus the ``temp:`` keys (what gets stored and recorded in events)."""
+        """This delta minus the ``temp:`` keys (what gets stored and recorded in events); itself
+        when it has none."""
+        if not any(map(str.startswith, chain(self.set, self.deleted), repeat("temp:"))):
+            return self
         return self.only(Scope.APP, Scope.USER, Scope.SESSION)
 
     def apply_to(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -111,13 +123,20 @@ class StateDelta:
 
     def then(self, later: StateDelta) -> StateDelta:
         """One delta with the effect of this one followed by ``later``."""
-        changed = {k: v for k, v in self.set.items() if k not in later.deleted}
+        later_deleted = set(later.deleted)
+        changed = {k: v for k, v in self.set.items() if k not in later_deleted}
         changed.update(later.set)
         deleted = [k for k in self.deleted if k not in later.set]
-        deleted += [k for k in later.deleted if k not in deleted]
+        earlier = set(deleted)
+        deleted += [k for k in later.deleted if k not in earlier]
         return StateDelta(changed, deleted)
 
     def check_json(self) -> None:
-        """Raise ``InvalidState`` (naming the key) if a value set is not JSON."""
-        for key, value in self.set.items():
-            encode_json(value, f"state key {key!r}")
+        """Raise ``InvalidState`` (naming the key) if a value set is not JSON: one encoding of
+        them all, then key by key only to name the culprit."""
+        try:
+            encode_json(self.set, "the state delta")
+        except InvalidState:
+            for key, value in self.set.items():
+                encode_json(value, f"state key {key!r}")
+            raise

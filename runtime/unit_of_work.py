@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, cast
 from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
 from runtime.results import ToolResult
-from runtime.state import SHARED_SCOPES, Scope, scope_of
+from runtime.state import SHARED_SCOPES, Scope, scope_of, without_temp_keys
 from runtime.store import LOCK_TIMEOUT
 
 if TYPE_CHECKING:
@@ -302,7 +302,7 @@ class UnitOfWork:
             )
             self.store.fail_call(session.id, plan.call_id, failed.stored())
             return failed
-        result.state = {k: v for k, v in result.state.items() if not k.startswith("temp:")}
+        result.state = without_temp_keys(result.state)
         return result
 
     def _commit(

@@ -50,6 +50,8 @@ class FinishedCall:
     call_id: str
     status: CallStatus
     result: dict[str, Any]
+    result_json: str
+    """``result`` as JSON text, encoded once when it was checked (a result holds the whole state)."""
     now: float
     delta: StateDelta = field(default_factory=StateDelta)
     events: list[Event] = field(default_factory=list)
@@ -269,13 +271,15 @@ class Store(ABC):
         delta.check_json()
         for event in events:
             encode_json(event.to_dict(), "an event")
-        encode_json(result, "the call's result")
-        self._commit_call(FinishedCall(session_id, call_id, "succeeded", result, time.time(), delta, events))
+        text = encode_json(result, "the call's result")
+        self._commit_call(
+            FinishedCall(session_id, call_id, "succeeded", result, text, time.time(), delta, events)
+        )
 
     def fail_call(self, session_id: str, call_id: str, result: dict[str, Any]) -> None:
         """Store a failed call's result; the state and events do not change."""
-        encode_json(result, "the call's result")
-        self._fail_call(FinishedCall(session_id, call_id, "failed", result, time.time()))
+        text = encode_json(result, "the call's result")
+        self._fail_call(FinishedCall(session_id, call_id, "failed", result, text, time.time()))
 
     @abstractmethod
     def get_call(self, session_id: str, call_id: str) -> CallRecord | None:

@@ -36,6 +36,15 @@ def _copy(value: Any) -> Any:
     return json.loads(encode_json(value, "a value"))
 
 
+_IMMUTABLE = (str, int, float, bool, type(None))
+
+
+def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a stored (JSON-safe) state sharing nothing mutable with it: only its containers
+    are copied through JSON, not the whole state (it can hold hundreds of thousands of keys)."""
+    return {key: value if isinstance(value, _IMMUTABLE) else _copy(value) for key, value in state.items()}
+
+
 class MemoryStore(Store):
     """Sessions kept in dictionaries; gone when the process ends."""
 
@@ -46,7 +55,10 @@ class MemoryStore(Store):
         self._sessions: dict[str, dict[str, Any]] = {}
         self._states: dict[StateOwner, dict[str, Any]] = {}
         self._events: dict[str, list[dict[str, Any]]] = {}
-        self._calls: dict[tuple[str, str], CallRecord] = {}
+        self._calls: dict[tuple[str, str], CallRecord] = {}  # their results apart, in _results
+        self._results: dict[tuple[str, str], str] = {}
+        """Each finished call's result as the JSON text it was checked as: decoded only when a
+        record is read (a result holds the whole state)."""
 
     def _get_session(self, session_id: str, events: bool) -> Session | None:
         with self._data_lock:
@@ -56,7 +68,7 @@ class MemoryStore(Store):
             state: dict[str, Any] = {}
             for owner in state_owners(meta["app_name"], meta["user_id"], session_id):
                 state.update(self._states.get(owner, {}))
-            state = _copy(state)
+            state = _copy_state(state)
             stored = _copy(self._events[session_id]) if events else []
             meta = dict(meta)
         return Session(id=session_id, state=state, events=[Event.model_validate(e) for e in stored], **meta)
@@ -84,6 +96,7 @@ class MemoryStore(Store):
             self._states.pop((meta["app_name"], meta["user_id"], session_id), None)
             for key in [key for key in self._calls if key[0] == session_id]:
                 del self._calls[key]
+                self._results.pop(key, None)
             return True
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
@@ -108,8 +121,7 @@ class MemoryStore(Store):
 
     def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
         with self._data_lock:
-            record = self._calls.get((session_id, call_id))
-            return None if record is None else record.model_copy(deep=True)
+            return self._read_call((session_id, call_id))
 
     def _insert_session(
         self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
@@ -125,9 +137,9 @@ class MemoryStore(Store):
     def _begin_call(self, record: CallRecord) -> CallRecord | None:
         with self._data_lock:
             self._require_session(record.session_id)
-            existing = self._calls.get((record.session_id, record.call_id))
+            existing = self._read_call((record.session_id, record.call_id))
             if existing is not None:
-                return existing.model_copy(deep=True)
+                return existing
             self._calls[(record.session_id, record.call_id)] = record.model_copy(
                 update={"args": _copy(record.args)}
             )
@@ -153,6 +165,13 @@ class MemoryStore(Store):
             raise NotFound(f"session {session_id!r} not found")
         return meta
 
+    def _read_call(self, key: tuple[str, str]) -> CallRecord | None:
+        record = self._calls.get(key)
+        if record is None:
+            return None
+        text = self._results.get(key)
+        return record.model_copy(deep=True, update={"result": None if text is None else json.loads(text)})
+
     def _started_call(self, session_id: str, call_id: str) -> CallRecord:
         self._require_session(session_id)
         record = self._calls.get((session_id, call_id))
@@ -165,9 +184,10 @@ class MemoryStore(Store):
     def _apply(self, session_id: str, delta: StateDelta) -> None:
         meta = self._sessions[session_id]
         for owner, part in scoped_parts(delta, meta["app_name"], meta["user_id"], session_id):
-            self._states[owner] = _copy(part.apply_to(self._states.get(owner, {})))
+            fresh = StateDelta(_copy_state(part.set), part.deleted)
+            self._states[owner] = fresh.apply_to(self._states.get(owner, {}))
 
     def _finish(self, record: CallRecord, call: FinishedCall) -> None:
         record.status = call.status
-        record.result = _copy(call.result)
+        self._results[(call.session_id, call.call_id)] = call.result_json
         record.finished_at = call.now

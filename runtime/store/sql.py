@@ -267,7 +267,7 @@ class SqlStore(Store):
     def _finish(self, conn: Connection, call: FinishedCall) -> None:
         """Store the call's result, once: ``already_finished`` or ``never_begun`` otherwise."""
         session_id, call_id = call.session_id, call.call_id
-        params = (call.status, dumps(call.result), call.now, session_id, call_id)
+        params = (call.status, call.result_json, call.now, session_id, call_id)
         if self._run(conn, _FINISH_CALL, params).rowcount:
             return
         exists = self._run(conn, _GET_CALL, (session_id, call_id)).fetchone()

@@ -159,7 +159,8 @@ def state_after(state: State, delta: dict[str, Any]) -> dict[str, Any]:
     Built from the snapshot's copy and the delta's copies, never by reading the tool's values
     again: a value of the tool's may serialize differently each time it is read.
     """
-    after = {key: value for key, value in state._original.items() if key not in delta["deleted"]}
+    deleted = set(delta["deleted"])
+    after = {key: value for key, value in state._original.items() if key not in deleted}
     after.update(delta["set"])
     return after
 
