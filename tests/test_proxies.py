@@ -34,6 +34,19 @@ def test_in_place_changes_to_nested_values_land_in_the_delta():
     assert state_delta(state) == {"set": {"cart": ["apple", "pear"], "profile": {"points": 2}}, "deleted": []}
 
 
+def test_a_state_left_equal_still_reports_what_was_assigned_or_retyped():
+    state = State({"a": 1, "b": "x", "n": 2})
+    state["a"] = 1  # assigned its own value: still set
+    state["gone"] = 5
+    del state["gone"]  # assigned then deleted: neither set nor deleted
+    dict.__setitem__(state, "n", 2.0)  # equal but of another type: set
+    assert state_delta(state) == {"set": {"a": 1, "n": 2.0}, "deleted": []}
+    moved = State({"a": 1, "b": 2})
+    value = moved.pop("a")
+    dict.__setitem__(moved, "a", value)  # same keys and values, another order: nothing changed
+    assert state_delta(moved) == {"set": {}, "deleted": []}
+
+
 @pytest.mark.parametrize("value", [print, {1, 2}, float("nan"), float("inf"), object()])
 def test_values_that_are_not_json_are_refused_naming_the_key(value):
     with pytest.raises(InvalidState, match="'bad'"):

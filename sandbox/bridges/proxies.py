@@ -11,7 +11,7 @@ import copy
 import json
 import marshal
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
@@ -139,18 +139,31 @@ def state_delta(state: State) -> dict[str, Any]:
     the snapshot's; only those values are serialized, so an untouched large state costs little.
     """
     original = state._original
+    untouched = _untouched(state, original)  # compared in C: a large state left alone costs little
+    keys: Iterable[str] = [key for key in state._assigned if key in state] if untouched else state.keys()
     changed: dict[str, Any] = {}
-    for key, value in state.items():
+    for key in keys:
+        value = state[key]
         if not isinstance(key, str):
             raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
         before = original.get(key, _ABSENT)
         if key in state._assigned or type(value) is not type(before) or value != before:
             changed[key] = json.loads(_json_text(key, value))
-    deleted = sorted(key for key in original if key not in state)
+    deleted = [] if untouched else sorted(key for key in original if key not in state)
     return {"set": changed, "deleted": deleted}
 
 
 _ABSENT = object()
+
+
+def _untouched(state: State, original: dict[str, Any]) -> bool:
+    """The same keys in the same order, equal values of the same types (at the top, as
+    ``state_delta`` compares them): only the keys assigned may have been set."""
+    return (
+        list(state) == list(original)
+        and dict.__eq__(state, original)
+        and list(map(type, state.values())) == list(map(type, original.values()))
+    )
 
 
 def state_after(state: State, delta: dict[str, Any]) -> dict[str, Any]:
