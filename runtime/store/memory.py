@@ -12,6 +12,7 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from itertools import repeat
 from typing import Any
 
 from runtime.errors import NotFound
@@ -42,6 +43,8 @@ _IMMUTABLE = (str, int, float, bool, type(None))
 def _copy_state(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of a stored (JSON-safe) state sharing nothing mutable with it: only its containers
     are copied through JSON, not the whole state (it can hold hundreds of thousands of keys)."""
+    if all(map(isinstance, state.values(), repeat(_IMMUTABLE))):  # checked in C
+        return dict(state)
     return {key: value if isinstance(value, _IMMUTABLE) else _copy(value) for key, value in state.items()}
 
 
