@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from itertools import chain, repeat
 from typing import Any
 
@@ -96,8 +97,21 @@ class StateDelta:
     def __bool__(self) -> bool:
         return bool(self.set or self.deleted)
 
+    @cached_property
+    def _parts(self) -> dict[Scope, StateDelta]:
+        """This delta split by scope, in one pass over its keys (a delta is not changed once made)."""
+        sets: dict[Scope, dict[str, Any]] = {}
+        deleted: dict[Scope, list[str]] = {}
+        for key, value in self.set.items():
+            sets.setdefault(scope_of(key), {})[key] = value
+        for key in self.deleted:
+            deleted.setdefault(scope_of(key), []).append(key)
+        return {scope: StateDelta(sets.get(scope, {}), deleted.get(scope, [])) for scope in {*sets, *deleted}}
+
     def only(self, *scopes: Scope) -> StateDelta:
         """The part of this delta whose keys are in one of ``scopes``."""
+        if len(scopes) == 1:
+            return self._parts.get(scopes[0]) or StateDelta()
         return StateDelta(
             {k: v for k, v in self.set.items() if scope_of(k) in scopes},
             [k for k in self.deleted if scope_of(k) in scopes],
@@ -105,7 +119,7 @@ class StateDelta:
 
     def scopes(self) -> frozenset[Scope]:
         """The scopes of the keys this delta sets or deletes."""
-        return frozenset(scope_of(key) for key in [*self.set, *self.deleted])
+        return frozenset(self._parts)
 
     def without_temp(self) -> StateDelta:
         """This delta minus the ``temp:`` keys (what gets stored and recorded in events); itself
