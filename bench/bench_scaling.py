@@ -8,7 +8,10 @@ it shows here before it shows in production):
   register them;
 - argument payload (1 KB, 10 KB, 100 KB of text in and the length out);
 - output payload (1 KB, 10 KB, 100 KB of text returned);
-- session state size (10, 100, 1,000 keys stored; the tool writes one of them).
+- session state size (10, 100, 1,000 keys stored; the tool writes one of them);
+- large states (1,000, 10,000, 100,000 keys): a call that touches no state in the session that
+  holds them, and in another session of the same app when they are ``app:`` keys (every
+  session's snapshot carries them).
 
 Single-use workers, the default. Run: ``.venv/bin/python bench/bench_scaling.py``; to measure
 another checkout's code put it first on ``PYTHONPATH``.
@@ -24,8 +27,10 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH: it picks the code measured
 
 from runtime import Runtime  # noqa: E402
+from sandbox.limits import Limits  # noqa: E402
 
 ROUNDS = 60
+LARGE_ROUNDS = 10
 SIZES = (1, 10, 100)
 
 ECHO_LENGTH = '''
@@ -48,6 +53,25 @@ def make_text(size: int) -> str:
     return "x" * size
 '''
 
+FILL = '''
+def fill(prefix: str, count: int) -> int:
+    """Writes count keys.
+
+    Args:
+        prefix: The keys' prefix ("app:" or "").
+        count: How many keys.
+    """
+    for index in range(count):
+        context.state[f"{prefix}k{index}"] = "v"
+    return count
+'''
+
+NOTHING = '''
+def nothing() -> int:
+    """Touches no state."""
+    return 0
+'''
+
 TOUCH_ONE_KEY = '''
 def touch(key: str) -> str:
     """Sets one state key.
@@ -65,10 +89,10 @@ def numbered_tool(index: int) -> str:
     return f'def tool_{index}(a: int) -> int:\n    """Tool number {index}.\n\n    Args:\n        a: A number.\n    """\n    return a + {index}\n'
 
 
-def p50_ms(call: Callable[[], object]) -> float:
-    """Median milliseconds of ``ROUNDS`` calls."""
+def p50_ms(call: Callable[[], object], rounds: int = ROUNDS) -> float:
+    """Median milliseconds of ``rounds`` calls."""
     samples = []
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         start = time.perf_counter()
         call()
         samples.append(time.perf_counter() - start)
@@ -114,6 +138,15 @@ def state_size(rt: Runtime, scale: int) -> float:
     return p50_ms(lambda: checked(rt, "touch", {"key": "k0"}, session_id=session_id))
 
 
+def large_state(rt: Runtime, scale: int, prefix: str) -> float:
+    """p50 of a call touching no state, with 1,000*scale keys ``prefix``-ed: in the session that
+    holds them (no prefix), or in another session of the app (``app:``)."""
+    writer = uuid.uuid4().hex
+    checked(rt, "fill", {"prefix": prefix, "count": 1000 * scale}, session_id=writer)
+    reader = uuid.uuid4().hex if prefix == "app:" else writer
+    return p50_ms(lambda: checked(rt, "nothing", {}, session_id=reader), rounds=LARGE_ROUNDS)
+
+
 def row(label: str, figures: list[float], unit: str = "ms") -> None:
     """One table row: each figure and its ratio to the first."""
     cells = " | ".join(f"{value:.2f} {unit} ({value / figures[0]:.2f}x)" for value in figures)
@@ -135,6 +168,12 @@ def main() -> None:
         row("argument of 1 KB / 10 KB / 100 KB, p50", [argument_payload(rt, scale) for scale in SIZES])
         row("output of 1 KB / 10 KB / 100 KB, p50", [output_payload(rt, scale) for scale in SIZES])
         row("session state of 10 / 100 / 1,000 keys, p50", [state_size(rt, scale) for scale in SIZES])
+    for prefix, where in (("", "in the session"), ("app:", "`app:` keys, another session")):
+        with Runtime(store="memory://", limits=Limits(wall_time=60, cpu_time=60)) as rt:
+            for source in (FILL, NOTHING):
+                rt.add_tool(source)
+            figures = [large_state(rt, scale, prefix) for scale in SIZES]
+        row(f"1,000 / 10,000 / 100,000 keys {where}, p50", figures)
 
 
 if __name__ == "__main__":
