@@ -54,7 +54,8 @@ class FinishedCall:
     """``result`` as JSON text, encoded once when it was checked (a result holds the whole state)."""
     now: float
     delta: StateDelta = field(default_factory=StateDelta)
-    events: list[Event] = field(default_factory=list)
+    events_json: list[str] = field(default_factory=list)
+    """The events as JSON text, encoded once when they were checked."""
 
 
 StateOwner = tuple[str, str, str]
@@ -269,11 +270,10 @@ class Store(ABC):
         """
         delta = delta.without_temp()
         delta.check_json()
-        for event in events:
-            encode_json(event.to_dict(), "an event")
+        events_json = [encode_json(event.to_dict(), "an event") for event in events]
         text = encode_json(result, "the call's result")
         self._commit_call(
-            FinishedCall(session_id, call_id, "succeeded", result, text, time.time(), delta, events)
+            FinishedCall(session_id, call_id, "succeeded", result, text, time.time(), delta, events_json)
         )
 
     def fail_call(self, session_id: str, call_id: str, result: dict[str, Any]) -> None:

@@ -152,7 +152,7 @@ class MemoryStore(Store):
         with self._data_lock:
             record = self._started_call(call.session_id, call.call_id)
             self._apply(call.session_id, call.delta)
-            self._events[call.session_id].extend(_copy([event.to_dict() for event in call.events]))
+            self._events[call.session_id].extend([json.loads(text) for text in call.events_json])
             self._sessions[call.session_id]["last_update_time"] = call.now
             self._finish(record, call)
 

@@ -290,7 +290,7 @@ class RedisStore(Store):
         return self._transaction(begin, meta_key, calls_key)
 
     def _commit_call(self, call: FinishedCall) -> None:
-        session_id, now, events = call.session_id, call.now, call.events
+        session_id, now, events = call.session_id, call.now, call.events_json
         meta_key = self._key("session", session_id)
         held = self._held_locks(session_id)
 
@@ -306,7 +306,7 @@ class RedisStore(Store):
             pipe.multi()
             self._queue_delta(pipe, session_id, app_name, user_id, call.delta)
             if events:
-                pipe.rpush(self._key("events", session_id), *[_dumps(event.to_dict()) for event in events])
+                pipe.rpush(self._key("events", session_id), *events)
             pipe.hset(meta_key, "last_update_time", repr(now))
             pipe.zadd(self._sessions_key, {session_id: now})
             pipe.hset(self._key("calls", session_id), call.call_id, finished)

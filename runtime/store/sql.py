@@ -248,7 +248,7 @@ class SqlStore(Store):
             with closing(conn.cursor()) as cursor:
                 cursor.executemany(
                     in_style("INSERT INTO toolpen_events (session_id, data) VALUES (?, ?)", self.placeholder),
-                    [(session_id, dumps(event.to_dict())) for event in call.events],
+                    [(session_id, text) for text in call.events_json],
                 )
 
     def _fail_call(self, call: FinishedCall) -> None:
