@@ -171,3 +171,30 @@ def test_a_shared_write_the_code_did_not_name_commits_only_if_nothing_changed_me
         assert rt.store.require_session("s2").state == {"app:n": 2}  # the other call's, not 2 again
         assert rt.store.require_session("s2").events == []
         assert rt.store.get_call("s2", "sneaky-s2").status == "failed"  # type: ignore[union-attr]
+
+
+FILL_APP = '''
+def fill_app(count: int) -> int:
+    """Writes count app: keys.
+
+    Args:
+        count: How many.
+    """
+    for index in range(count):
+        context.state[f"app:k{index}"] = "v"
+    return count
+'''
+
+
+def test_many_app_keys_reach_other_sessions_and_too_many_are_refused(store_url: str) -> None:
+    """The review's case at a small limit: thousands of app: keys within the state limit are seen
+    by another session's call; past it the call fails with ``output_too_large`` and stores nothing."""
+    with Runtime(store=store_url, limits=Limits(state_size=64 * 1024)) as rt:
+        rt.add_tool(FILL_APP)
+        rt.add_tool('def peek() -> int:\n    """Counts the state keys."""\n    return len(context.state)\n')
+        assert rt.call("fill_app", {"count": 3000}, session_id="writer").success
+        seen = rt.call("peek", {}, session_id="reader")
+        assert seen.output == 3000 and seen.state["app:k2999"] == "v"
+        refused = rt.call("fill_app", {"count": 9000}, session_id="writer")
+        assert refused.error is not None and refused.error.kind == "output_too_large", refused.error
+        assert rt.call("peek", {}, session_id="reader").output == 3000
