@@ -35,11 +35,23 @@ app_commands = typer.Typer(
 app.add_typer(app_commands, name="app")
 
 AppArgument = Annotated[Path, typer.Argument(help="The exported app: its zip, or the unpacked folder.")]
+AppOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--app", help="An exported CES app (zip or folder): its tools, toolsets, callbacks, defaults."
+    ),
+]
 AgentOption = Annotated[
-    str | None, typer.Option("--agent", help="Whose callbacks run (display name; default: the root agent).")
+    str | None,
+    typer.Option(
+        "--agent", help="Given an app: whose callbacks run (display name; default: the root agent)."
+    ),
 ]
 FakesOption = Annotated[
-    bool, typer.Option("--fakes", help="Let the tools' fakes answer (toolFakeConfig.enableFakeMode).")
+    bool,
+    typer.Option(
+        "--fakes", help="Given an app: let the tools' fakes answer (toolFakeConfig.enableFakeMode)."
+    ),
 ]
 AllowHostOption = Annotated[
     list[str] | None, typer.Option("--allow-host", help="Let HTTP reach HOST[:PORT] (repeatable).")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from runtime.cli.app import app, example, need_extra
-from runtime.cli.apps import AllowHostOption, AuthOption, read_auth
+from runtime.cli.apps import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
 from runtime.cli.setup import WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
@@ -34,18 +34,9 @@ def mcp_command(
     paths: Annotated[
         list[Path] | None, typer.Argument(help="Tool source files, or directories of them.")
     ] = None,
-    app_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--app", help="An exported CES app (zip or folder): its tools, toolsets, callbacks, defaults."
-        ),
-    ] = None,
-    agent: Annotated[
-        str | None, typer.Option("--agent", help="With --app: whose callbacks run (default: the root agent).")
-    ] = None,
-    fakes: Annotated[
-        bool, typer.Option("--fakes", help="With --app: let the tools' fakes answer (enableFakeMode).")
-    ] = False,
+    app_path: AppOption = None,
+    agent: AgentOption = None,
+    fakes: FakesOption = False,
     auth: AuthOption = None,
     allow_host: AllowHostOption = None,
     transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",

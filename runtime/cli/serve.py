@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from runtime.cli.app import app, example, need_extra
-from runtime.cli.apps import AllowHostOption, AuthOption, read_auth
+from runtime.cli.apps import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
 from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption, WeakIsolationOption
@@ -35,19 +35,9 @@ def serve_command(
     tools: Annotated[
         list[Path] | None, typer.Option("--tools", help="Tool files or directories, shared by every tenant.")
     ] = None,
-    app_path: Annotated[
-        Path | None,
-        typer.Option(
-            "--app",
-            help="An exported CES app (zip or folder) for every tenant: tools, toolsets, callbacks, defaults.",
-        ),
-    ] = None,
-    agent: Annotated[
-        str | None, typer.Option("--agent", help="With --app: whose callbacks run (default: the root agent).")
-    ] = None,
-    fakes: Annotated[
-        bool, typer.Option("--fakes", help="With --app: let the tools' fakes answer (enableFakeMode).")
-    ] = False,
+    app_path: AppOption = None,
+    agent: AgentOption = None,
+    fakes: FakesOption = False,
     auth: AuthOption = None,
     allow_host: AllowHostOption = None,
     api_key: Annotated[

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from runtime.cli.app import app, example, need_extra
+from runtime.cli.apps import AgentOption, FakesOption
 from runtime.cli.setup import StoreOption, WallsOption, WeakIsolationOption
 from runtime.errors import ToolpenError
 
@@ -49,13 +50,8 @@ def web_command(
     public: Annotated[
         bool, typer.Option("--public", help="Allow a non-loopback address (anyone with the token runs code).")
     ] = False,
-    agent: Annotated[
-        str | None,
-        typer.Option("--agent", help="Given an app: whose callbacks run (default: the root agent)."),
-    ] = None,
-    fakes: Annotated[
-        bool, typer.Option("--fakes", help="Given an app: let the tools' fakes answer (enableFakeMode).")
-    ] = False,
+    agent: AgentOption = None,
+    fakes: FakesOption = False,
     allow_weak_isolation: WeakIsolationOption = False,
 ) -> None:
     """Open a playground page: edit a tool, see its diagnostics and schemas, run it or a scripted turn, watch the state.
