@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 MAX_RUNNING = 16
 """Nested calls of one top-level call that may run at the same time (each holds a worker)."""
+ANSWER_ROOM = 0.1
+"""Seconds before the call's deadline at which an HTTP request gives up: the tool then still has
+time to receive the timeout and answer (``ces_requests.Timeout`` is the tool's to catch)."""
 
 
 @dataclass
@@ -294,7 +297,8 @@ class Executor:
         invocation: Invocation,
     ) -> Any:
         if target == "http" and method == "request":
-            return self.broker.handle(params, budget=invocation.http_budget, deadline=invocation.deadline)
+            deadline = invocation.deadline - ANSWER_ROOM
+            return self.broker.handle(params, budget=invocation.http_budget, deadline=deadline)
         if target == "tools" and method == "call":
             return self._nested_call(params, snapshot, invocation)
         if target == "context" and method == "events":
