@@ -6,11 +6,13 @@ process (``WorkerPool.run`` and its zygote-reading thread), of the zygote (forki
 and of the workers (from the fork to their exit: the zygote's reaped children in
 ``/proc/<zygote>/stat``), and the page faults per worker. A ready worker's own counters
 (``/proc/<worker>/stat``) give its faults before any job. Unjailed pools (``--no-jail``) need
-``allow_weak_isolation``.
+``allow_weak_isolation``. ``--libraries`` warms a tool importing numpy and protobuf too (the
+``ces`` extra), which the zygote then loads.
 
 ``--floor`` measures what no change to the worker can remove: this process warms itself as the
-zygote does (same imports, same rehearsals), then forks children that exit at once, and
-children that run the idle worker's no-op call first (``worker.prepare``'s path) and exit.
+zygote does (same imports, same rehearsals; with ``--libraries``, numpy's and protobuf's too),
+then forks children that exit at once, and children that run the idle worker's no-op call first
+(``worker.prepare``'s path) and exit.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from bench_pool import JOB, LIMITS, SOURCE, no_rpc
 from runtime.pool import WorkerPool
 
 CALLS = 1000
+LIBRARIES = "import numpy\nfrom google.protobuf import struct_pb2\n"
+"""A source importing the ``ces`` extra's libraries: warming it makes the zygote load them."""
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -77,11 +81,11 @@ def forks(count: int, child: Callable[[], object]) -> tuple[float, float, float]
     return cpu * 1e3, child_cpu * 1e3, (children.ru_minflt - children_before.ru_minflt) / count
 
 
-def floor(count: int) -> None:
+def floor(count: int, *, libraries: bool) -> None:
     """Fork and exit of a process warmed as the zygote is, with and without the idle worker's no-op call."""
     from sandbox.bridges.proxies import RpcClient
     from sandbox.language.namespace import install_process_hooks
-    from sandbox.process.warmup import preload
+    from sandbox.process.warmup import preload, preload_libraries
     from sandbox.process.worker import PREPARATION, rehearse, run_call
 
     install_process_hooks()
@@ -89,6 +93,8 @@ def floor(count: int) -> None:
     install_process_hooks(worker=True)
     rehearse()
     rehearse(PREPARATION)
+    if libraries:
+        preload_libraries(LIBRARIES)
     gc.freeze()
     with open("/proc/self/smaps_rollup") as rollup:
         anonymous = next(int(line.split()[1]) for line in rollup if line.startswith("Anonymous:"))
@@ -108,14 +114,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-jail", action="store_true", help="measure without bubblewrap")
     parser.add_argument("--floor", action="store_true", help="fork and exit of a warm process alone")
+    parser.add_argument("--libraries", action="store_true", help="numpy and protobuf too (ces extra)")
     parser.add_argument("--calls", type=int, default=CALLS)
     options = parser.parse_args()
     if options.floor:
-        floor(options.calls)
+        floor(options.calls, libraries=options.libraries)
         return
     unjailed = {"allow_weak_isolation": True, "bwrap": "/nonexistent/bwrap"} if options.no_jail else {}
     with WorkerPool(size=2, **unjailed) as pool:
         pool.warm(SOURCE)
+        if options.libraries:
+            pool.warm(LIBRARIES)
         for _ in range(20):
             pool.run(JOB, LIMITS, no_rpc)
         zygote = zygote_pid(pool)

@@ -71,6 +71,7 @@ REMEMBERED_EXITS = 4096
 LOG_NOTE_ROOM = 100  # the worker's "... [output truncated at N bytes]" note after the captured output
 HAND_ATTEMPTS = 3  # workers tried beyond the pool's size before a call gives up
 RPC_JOIN_GRACE = 5.0  # seconds past the deadline a call waits for the answers of calls its worker started
+WARM_WAIT = 60.0  # seconds to wait for the zygote to warm a tool (loading numpy on a busy machine included)
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,9 @@ class _Zygote:
         self.alive = True
         self.delivered = False
         self._send_lock = threading.Lock()
+        self._warms_sent = 0
+        self._warms_done = 0
+        self._warmed = threading.Condition()
         self._on_worker = on_worker
         self._on_exit = on_exit
         started: queue.Queue[BaseException | None] = queue.Queue()
@@ -231,6 +235,18 @@ class _Zygote:
         with self._send_lock:
             self.control.send(encode(message))
 
+    def warm(self, source: str, walls: WallsMode) -> int:
+        """Ask the zygote to warm a tool; the number to ``wait_warmed`` for."""
+        with self._send_lock:
+            self.control.send(encode({"op": "warm", "source": source, "walls": walls}))
+            self._warms_sent += 1
+            return self._warms_sent
+
+    def wait_warmed(self, number: int) -> None:
+        """Wait until the zygote has warmed the ``number``-th tool sent (or died, or ``WARM_WAIT`` passed)."""
+        with self._warmed:
+            self._warmed.wait_for(lambda: self._warms_done >= number or not self.alive, timeout=WARM_WAIT)
+
     def close(self) -> None:
         self.stderr.close()
         # shutdown, not just close: the reader thread is blocked in recv on this socket, and a
@@ -255,10 +271,16 @@ class _Zygote:
                     self._adopt(int(message["pid"]), fds[0], fds[1])
                 elif message.get("op") == "exit":
                     self._on_exit(int(message["pid"]), int(message["code"]))
+                elif message.get("op") == "warmed":
+                    with self._warmed:
+                        self._warms_done += 1
+                        self._warmed.notify_all()
         except (OSError, ProtocolError):
             pass  # closed by the pool, or the zygote died
         finally:
-            self.alive = False
+            with self._warmed:
+                self.alive = False
+                self._warmed.notify_all()
 
     def _adopt(self, pid: int, fd: int, pidfd: int) -> None:
         # the pid is the zygote's (the jail has its own PID namespace): only its pidfd reaches it
@@ -334,10 +356,14 @@ class WorkerPool:
         return not self._closed and self._zygote.alive and self._zygote.process.poll() is None
 
     def warm(self, source: str, walls: WallsMode = "all") -> None:
-        """Compile a tool (for ``walls``) in the zygote so that workers forked from now on have it cached."""
+        """Compile a tool (for ``walls``) in the zygote, and load the libraries it imports, so that
+        workers forked from now on have them; returns once the zygote has, the workers forked
+        before replaced."""
         with self._lock:
             self._warm_sources[source, walls] = None
-            self._zygote.send({"op": "warm", "source": source, "walls": walls})
+            zygote = self._zygote
+            number = zygote.warm(source, walls)
+        zygote.wait_warmed(number)
         self._recycle_ready()
 
     def probe_walls(self) -> dict[str, dict[str, str]]:
@@ -372,7 +398,7 @@ class WorkerPool:
             self._bwrap = None
             zygote = _Zygote(self._deliver, self._record_exit, None, self._seccomp)
         for source, walls in self._warm_sources:
-            zygote.send({"op": "warm", "source": source, "walls": walls})
+            zygote.warm(source, walls)
         self._pending = self.size
         for _ in range(self.size):
             zygote.send({"op": "fork", "reuse": self.reuse})

@@ -1,9 +1,11 @@
 """After the zygote's warm-up a worker imports nothing and reads no code from disk.
 
-The zygote's preparation (``install_process_hooks``, ``warmup.preload``, ``rehearse``) runs in a
-fresh interpreter; then every tool of the compatibility corpus runs there as a worker runs it,
-under an audit hook that records each module import and each file opened (code, or data such
-as a time zone).
+The zygote's preparation (``install_process_hooks``, ``warmup.preload``, ``rehearse``) and its
+warm-up of each tool of the compatibility corpus (``warmup.preload_libraries``: numpy and
+protobuf for the tools importing them) run in a fresh interpreter; then every tool runs there as
+a worker runs it, under an audit hook that records each module import and each file opened
+(code, or data such as a time zone). A real pool loads numpy only once a tool importing it is
+warmed; a worker that reaches it otherwise imports it itself.
 """
 
 from __future__ import annotations
@@ -11,19 +13,30 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 
+import pytest
+
+from runtime import Runtime
+from runtime.pool import WorkerPool
+from sandbox.language.modules import ALLOWED_MODULES
+from sandbox.limits import Limits
+from sandbox.process.warmup import libraries_imported
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython
 
 SCRIPT = """
 import json, sys
 from sandbox.language.namespace import install_process_hooks
-from sandbox.process.warmup import preload
+from sandbox.process.warmup import preload, preload_libraries
 from sandbox.process.worker import rehearse
 
 jobs = json.loads(sys.stdin.read())
 install_process_hooks()
 preload()
 rehearse()
+core = sorted(name for name in sys.modules if name.partition(".")[0] == "numpy" or name.startswith("google.protobuf"))
+for job in jobs:
+    preload_libraries(job["source"])
 before = set(sys.modules)
 seen = []
 
@@ -38,7 +51,7 @@ for job in jobs:
         rehearse(job)
     except Exception as error:
         failed.append(f"{job['entry']}: {type(error).__name__}: {error}")
-print(json.dumps({"new_modules": sorted(set(sys.modules) - before), "seen": seen, "failed": failed}))
+print(json.dumps({"new_modules": sorted(set(sys.modules) - before), "seen": seen, "failed": failed, "core": core}))
 """
 
 
@@ -68,3 +81,109 @@ def test_a_worker_imports_nothing_after_the_warm_up() -> None:
     assert {failure.partition(":")[0] for failure in report["failed"]} == expected
     assert report["new_modules"] == []
     assert report["seen"] == []
+    assert report["core"] == []  # numpy and protobuf only with the tools importing them
+
+
+LIBRARIES_LOADED = """
+import sys
+
+
+def libraries_loaded() -> list:
+    return sorted({name.partition(".")[0] for name in sys.modules if name.partition(".")[0] == "numpy"}
+                  | {"protobuf" for name in sys.modules if name.startswith("google.protobuf")})
+"""
+"""Under ``walls="process"`` a worker sees the modules of the zygote it was forked from."""
+NUMPY_TOOL = 'import numpy as np\n\ndef total(n: int) -> float:\n    """Sums."""\n    return float(np.arange(n).sum())\n'
+PROTOBUF_TOOL = (
+    "from google.protobuf import struct_pb2\n\ndef packed(n: int) -> dict:\n"
+    '    """Packs."""\n    message = struct_pb2.Struct()\n    message.update({"n": n})\n    return {"n": message["n"]}\n'
+)
+DYNAMIC_NUMPY = (
+    "import importlib\n\ndef dynamic(n: int) -> float:\n"
+    '    """Imports numpy by name."""\n    return float(importlib.import_module("numpy").arange(n).sum())\n'
+)
+needs_libraries = pytest.mark.skipif(
+    not {"numpy", "google.protobuf"} <= ALLOWED_MODULES, reason="the ces extra is not installed"
+)
+
+
+def _loaded(pool: WorkerPool) -> list[str]:
+    job = {"source": LIBRARIES_LOADED, "entry": "libraries_loaded", "args": {}, "walls": "process"}
+    reply = pool.run(job, Limits(), _no_rpc)
+    assert reply.success, reply.error
+    return reply.output
+
+
+def _no_rpc(target: str, method: str, params: dict) -> None:
+    raise AssertionError("no host call expected")
+
+
+@pytest.mark.parametrize(
+    ("source", "libraries"),
+    [
+        ("import numpy\n", {"numpy"}),
+        ("import numpy.linalg as la\n", {"numpy"}),
+        ("from numpy.random import default_rng\n", {"numpy"}),
+        ("def f():\n    from numpy import arange\n", {"numpy"}),
+        ("import google.protobuf.struct_pb2\n", {"google.protobuf"}),
+        ("from google.protobuf import json_format\n", {"google.protobuf"}),
+        ("from google import protobuf\n", {"google.protobuf"}),
+        ("import json, numpy as np\nfrom google.protobuf import any_pb2\n", {"numpy", "google.protobuf"}),
+        ("import json\nimport numpyish\nfrom .numpy import x\n", set()),
+        ("x = 'import numpy'\n", set()),
+        ("import numpy(\n", set()),  # not Python: nothing to load, the call reports the error
+    ],
+)
+@needs_libraries
+def test_the_libraries_a_source_imports_are_read_from_its_import_statements(
+    source: str, libraries: set
+) -> None:
+    assert libraries_imported(source) == libraries
+
+
+@pytest.fixture(params=["all", "process"])
+def walls(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@needs_libraries
+def test_a_pool_loads_numpy_and_protobuf_only_once_a_tool_imports_them(walls: str) -> None:
+    with WorkerPool(size=2) as pool:
+        pool.warm('def plain(n: int) -> int:\n    """Plain."""\n    return n\n', walls)
+        assert _loaded(pool) == []
+        pool.warm(NUMPY_TOOL, walls)
+        assert _loaded(pool) == ["numpy"]
+        reply = pool.run(
+            {"source": NUMPY_TOOL, "entry": "total", "args": {"n": 4}, "walls": walls}, Limits(), _no_rpc
+        )
+        assert reply.output == 6.0, reply.error
+        pool.warm(PROTOBUF_TOOL, walls)
+        assert _loaded(pool) == ["numpy", "protobuf"]
+
+
+@needs_libraries
+def test_a_restarted_zygote_loads_again_what_its_tools_import() -> None:
+    with Runtime(store="memory://", pool_size=1) as runtime:
+        runtime.add_tool(NUMPY_TOOL)
+        assert _loaded(runtime.pool) == ["numpy"]
+        runtime.pool._zygote.process.kill()
+        assert runtime.call("total", {"n": 5}).output == 10.0
+        assert _loaded(runtime.pool) == ["numpy"]
+
+
+@pytest.fixture
+def plain_runtime() -> Iterator[Runtime]:
+    with Runtime(store="memory://", walls="process", pool_size=1) as runtime:
+        yield runtime
+
+
+@needs_libraries
+def test_a_tool_reaching_numpy_without_an_import_statement_imports_it_in_its_worker(
+    plain_runtime: Runtime,
+) -> None:
+    plain_runtime.add_tool(DYNAMIC_NUMPY)
+    assert _loaded(plain_runtime.pool) == []
+    for n in (3, 4):  # each in a worker of its own, which reads numpy from disk
+        result = plain_runtime.call("dynamic", {"n": n})
+        assert result.success, result.error
+        assert result.output == n * (n - 1) / 2

@@ -1,20 +1,27 @@
 """What the zygote loads before it forks, so that a worker never reads code from disk.
 
-A worker may be unable to read the standard library at all (it runs as ``nobody``, in a jail
-holding only what the zygote mapped), and every module it imported itself would be a file read
-per call. So the zygote imports every allowed module, builds its view, imports what the standard
-library and pydantic import lazily inside functions (``_strptime`` under ``datetime.strptime``,
-``heapq`` under ``Counter.most_common``, codecs, pydantic's schema builders), loads the common
-time zones, and runs one tool that uses each of them. ``tests/test_warmup.py`` checks that a worker then imports nothing.
+Every module a worker imported itself would be files read and code run per call. So the zygote
+imports every allowed module of the standard library and pydantic, builds its view, imports what
+they import lazily inside functions (``_strptime`` under ``datetime.strptime``, ``heapq`` under
+``Counter.most_common``, codecs, pydantic's schema builders), loads the common time zones, and
+runs one tool that uses each of them (``preload``).
+
+The libraries of the ``ces`` extra (numpy, protobuf) are loaded and rehearsed the same way, but
+only once a registered tool imports one (``preload_libraries``, when the pool warms the tool):
+they would add a third to the memory that every fork copies the page tables of, for the many
+pools whose tools never use them. ``tests/test_warmup.py`` checks that a worker then imports nothing.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import importlib
 import zoneinfo
 
-from sandbox.language.modules import ALLOWED_MODULES, module_view
+from runtime.errors import InvalidSource
+from runtime.parsing import parse_source
+from sandbox.language.modules import ALLOWED_MODULES, LIBRARY_VIEWS, module_view
 from sandbox.process.worker import rehearse
 
 LAZY_IMPORTS = (
@@ -375,12 +382,15 @@ LIBRARY_JOBS = {
     "numpy": {"source": NUMPY_SOURCE, "entry": "numpy_functions", "args": {}},
     "google.protobuf": {"source": PROTOBUF_SOURCE, "entry": "protobuf_types", "args": {}},
 }
-"""What the zygote runs once for each library view installed: the library's lazy imports happen there."""
+"""What the zygote runs once for each library a tool imports: the library's lazy imports happen there."""
+LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf"}
+"""The top-level package an import statement names -> the library of ``LIBRARY_JOBS`` it leads to."""
+_preloaded: set[str] = set()
 
 
 def preload() -> None:
-    """Import and build everything tool code may use, and run the tool that uses it once."""
-    for name in sorted(ALLOWED_MODULES):
+    """Import and build everything tool code may use but the libraries, and run the tool that uses it once."""
+    for name in sorted(ALLOWED_MODULES - LIBRARY_VIEWS.keys()):
         module_view(name)
     for name in LAZY_IMPORTS:
         importlib.import_module(name)
@@ -388,6 +398,34 @@ def preload() -> None:
         with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError):  # a machine without that zone's data
             _loaded_zones.append(zoneinfo.ZoneInfo(key))
     rehearse(EVERY_MODULE_JOB)
-    for library, job in LIBRARY_JOBS.items():
-        if library in ALLOWED_MODULES:
-            rehearse(job)
+
+
+def preload_libraries(source: str) -> None:
+    """Load, view and rehearse each installed library ``source`` imports, once."""
+    for library in sorted(libraries_imported(source) - _preloaded):
+        for name in sorted(LIBRARY_VIEWS):
+            if name in ALLOWED_MODULES and (name == library or name.startswith(library + ".")):
+                module_view(name)
+        rehearse(LIBRARY_JOBS[library])
+        _preloaded.add(library)
+
+
+def libraries_imported(source: str) -> set[str]:
+    """The installed libraries of ``LIBRARY_JOBS`` that ``source``'s import statements lead to (read, not run).
+
+    Any import statement counts, under both walls modes: ``import numpy.linalg``, ``from numpy
+    import x``, ``from google import protobuf``. A tool under ``walls="process"`` that reaches a
+    library otherwise (``importlib.import_module``) imports it in its worker, from disk.
+    """
+    try:
+        tree = parse_source(source)
+    except InvalidSource:
+        return set()
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    packages = {name.partition(".")[0] for name in names}
+    return {LIBRARY_PACKAGES[package] for package in packages & LIBRARY_PACKAGES.keys()} & ALLOWED_MODULES

@@ -9,8 +9,9 @@ socket (``SOCK_SEQPACKET``, one JSON message a packet):
 - ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
   ``{"op": "forked", "pid"}`` with the parent's end of the pair and a pidfd of the worker
   attached (``SCM_RIGHTS``): in the jail the pid is this PID namespace's, the pidfd works anywhere.
-- ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode) so that later
-  forks inherit the cached code.
+- ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode), and load the
+  libraries it imports (``warmup.preload_libraries``), so that later forks inherit both; answer
+  ``{"op": "warmed"}`` (workers the pool received before it were forked before the warm-up).
 - It reports a worker that ended other than cleanly (exit code 0) as ``{"op": "exit", "pid",
   "code"}`` (``code`` < 0: the signal); a clean end costs the pool nothing.
 
@@ -32,7 +33,7 @@ from typing import Any
 from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.isolation import isolate_zygote
-from sandbox.process.warmup import preload
+from sandbox.process.warmup import preload, preload_libraries
 from sandbox.process.worker import PREPARATION, compile_for, rehearse, serve
 from sandbox.wire import decode, encode
 
@@ -72,6 +73,8 @@ class Zygote:
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
             warm(str(message.get("source", "")), message.get("walls"))
+            gc.freeze()  # what it loaded joins the warm heap
+            self.control.send(encode({"op": "warmed"}))
         elif message.get("op") == "fork":
             self.fork_worker(reuse=bool(message.get("reuse")))
 
@@ -110,7 +113,10 @@ class Zygote:
 
 
 def warm(source: str, walls: object) -> None:
-    """Compile a tool so that its code object (for ``walls``) is cached before the next forks."""
+    """Load the libraries a tool imports and compile it, so that both are cached before the next forks."""
+    # a library that fails to load fails the calls importing it (in their workers), not the pool
+    with contextlib.suppress(Exception):
+        preload_libraries(source)
     with contextlib.suppress(ToolpenError):  # the call reports it, located, when the tool runs
         compile_for(source, walls)
 
