@@ -18,7 +18,6 @@ then forks children that exit at once, and children that run the idle worker's n
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import resource
 import socket
@@ -85,7 +84,7 @@ def floor(count: int, *, libraries: bool) -> None:
     """Fork and exit of a process warmed as the zygote is, with and without the idle worker's no-op call."""
     from sandbox.bridges.proxies import RpcClient
     from sandbox.language.namespace import install_process_hooks
-    from sandbox.process.warmup import preload, preload_libraries
+    from sandbox.process.warmup import preload, preload_libraries, settle
     from sandbox.process.worker import PREPARATION, rehearse, run_call
 
     install_process_hooks()
@@ -95,7 +94,7 @@ def floor(count: int, *, libraries: bool) -> None:
     rehearse(PREPARATION)
     if libraries:
         preload_libraries(LIBRARIES)
-    gc.freeze()
+    settle()
     with open("/proc/self/smaps_rollup") as rollup:
         anonymous = next(int(line.split()[1]) for line in rollup if line.startswith("Anonymous:"))
     print(f"{'anonymous memory of the warm process (MiB)':<52} {anonymous / 1024:8.1f}")

@@ -22,7 +22,6 @@ exits when the pool closes the control socket.
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import select
 import socket
@@ -33,7 +32,7 @@ from typing import Any
 from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.isolation import isolate_zygote
-from sandbox.process.warmup import preload, preload_libraries
+from sandbox.process.warmup import preload, preload_libraries, settle
 from sandbox.process.worker import PREPARATION, compile_for, rehearse, serve
 from sandbox.wire import decode, encode
 
@@ -55,7 +54,7 @@ class Zygote:
         self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
         self.events = select.epoll()
         self.events.register(control.fileno(), select.EPOLLIN)
-        gc.freeze()  # keeps the warm heap out of the collector, so forks share its pages
+        settle()
 
     def serve(self) -> None:
         """Answer control messages and reap workers until the pool hangs up."""
@@ -73,7 +72,7 @@ class Zygote:
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
             warm(str(message.get("source", "")), message.get("walls"))
-            gc.freeze()  # what it loaded joins the warm heap
+            settle()  # what it loaded joins the warm heap
             self.control.send(encode({"op": "warmed"}))
         elif message.get("op") == "fork":
             self.fork_worker(reuse=bool(message.get("reuse")))
