@@ -12,11 +12,14 @@ Method: every figure comes from this one process, one peer after another, so tha
 load is shared alike; the p50s of paced calls sleep 5 ms between calls (a single-use worker is
 then ready and prepared), back-to-back calls do not (each call then waits for a fork).
 
-Run: ``.venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_call.py``.
+Run: ``.venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_call.py``; with
+``--libraries`` (and the ``ces`` extra installed) the runtimes also register a tool importing numpy
+and protobuf, which their zygotes then load: the figures of a pool whose tools use them.
 """
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import time
@@ -35,6 +38,10 @@ from runtime import Runtime  # noqa: E402
 TRIVIAL = 'def add(a: int, b: int) -> int:\n    """Adds two numbers."""\n    return a + b\n'
 PRIMES = PRIME_COUNTER.replace("-> int:\n", '-> int:\n    """Counts primes."""\n', 1)
 ROUNDS = 300
+LIBRARIES = (
+    "import numpy as np\nfrom google.protobuf import struct_pb2\n\n\n"
+    'def mean(values: list[float]) -> float:\n    """Averages."""\n    return float(np.mean(values))\n'
+)
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -96,6 +103,9 @@ def row(label: str, samples: list[float], note: str = "") -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--libraries", action="store_true", help="register a numpy and protobuf tool too")
+    libraries = parser.parse_args().libraries
     print("| trivial call | p50 ms | p99 ms | note |\n| --- | ---: | ---: | --- |")
     row("plain CPython (exec + call)", timed(trivial_plain()))
     row("RestrictedPython directly (compile + exec + call)", timed(trivial_restrictedpython()))
@@ -112,6 +122,8 @@ def main() -> None:
         with Runtime(reuse_workers=reuse) as rt:
             rt.add_tool(TRIVIAL)
             rt.add_tool(PRIMES)
+            if libraries:
+                rt.add_tool(LIBRARIES)
             timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2}), rounds=30)
             mode = "reuse" if reuse else "single-use (default)"
             results[f"{mode} paced p50"] = row(
