@@ -171,6 +171,23 @@ def test_a_restarted_zygote_loads_again_what_its_tools_import() -> None:
         assert _loaded(runtime.pool) == ["numpy"]
 
 
+PROTOBUF_CALLBACK = (
+    "from google.protobuf import struct_pb2\n\n\n"
+    "def after_tool_callback(tool, input, callback_context, tool_response):\n"
+    "    message = struct_pb2.Struct()\n    message.update({'n': tool_response})\n"
+    "    return {'n': message['n']}\n"
+)
+
+
+@needs_libraries
+def test_a_callback_is_warmed_as_a_tool_is() -> None:
+    with Runtime(store="memory://", pool_size=1) as runtime:
+        runtime.add_tool(NUMPY_TOOL)
+        runtime.add_callback(PROTOBUF_CALLBACK)
+        assert _loaded(runtime.pool) == ["numpy", "protobuf"]
+        assert runtime.call("total", {"n": 4}).output == {"n": 6.0}
+
+
 @pytest.fixture
 def plain_runtime() -> Iterator[Runtime]:
     with Runtime(store="memory://", walls="process", pool_size=1) as runtime:
