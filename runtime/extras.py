@@ -16,7 +16,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "agents": ("openai", "agents"),
     "adk": ("google.adk",),
     "langchain": ("langchain_core",),
-    "ces": ("numpy", "google.protobuf"),
+    "ces": ("numpy", "cffi", "google.protobuf"),
 }
 """Each extra and the modules it installs (as pyproject.toml lists them)."""
 

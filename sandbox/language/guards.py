@@ -265,6 +265,13 @@ def is_allowed_attribute(name: object) -> bool:
 
 
 _armed = False
+_arming_hooks: list[Callable[[bool], None]] = []
+
+
+def on_arming(hook: Callable[[bool], None]) -> None:
+    """Call ``hook(armed)`` now and each time ``arm_checks`` arms or disarms this process."""
+    _arming_hooks.append(hook)
+    hook(_armed)
 
 
 def arm_checks(armed: bool = True) -> None:
@@ -279,6 +286,8 @@ def arm_checks(armed: bool = True) -> None:
     """
     global _armed
     _armed = armed
+    for hook in _arming_hooks:
+        hook(armed)
 
 
 def checks_apply() -> bool:
@@ -343,12 +352,17 @@ def exact_str(value: object, what: str = "a name") -> str:
 
 def refuse(message: str) -> NoReturn:
     """Raise a ``PolicyViolation`` located at the innermost line of tool code on the stack."""
+    raise violation(message)
+
+
+def violation(message: str) -> PolicyViolation:
+    """A ``PolicyViolation`` located at the innermost line of tool code on the stack."""
     frame = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") != TOOL_MODULE_NAME:
         frame = frame.f_back
     line = frame.f_lineno if frame is not None else None
     prefix = f"line {line}: " if line is not None else ""
-    raise PolicyViolation(prefix + message, line=line)
+    return PolicyViolation(prefix + message, line=line)
 
 
 def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:

@@ -110,9 +110,12 @@ LIBRARY_VIEWS: dict[str, str] = {
     ),
 }
 """Views of third-party libraries (the ``ces`` extra), each built by a module of its own, when installed."""
-_LIBRARIES = {"sandbox.language.numpy_view": "numpy", "sandbox.language.protobuf_view": "google.protobuf"}
+_LIBRARIES = {
+    "sandbox.language.numpy_view": ("numpy", "cffi"),  # cffi: the gate on numpy's buffers (bufferless.py)
+    "sandbox.language.protobuf_view": ("google.protobuf",),
+}
 ALLOWED_MODULES = ALLOWED_MODULES | {
-    name for name, builder in LIBRARY_VIEWS.items() if _installed(_LIBRARIES[builder])
+    name for name, builder in LIBRARY_VIEWS.items() if all(map(_installed, _LIBRARIES[builder]))
 }
 
 _PYDANTIC_NAMES = (

@@ -18,7 +18,8 @@ there is closed here or in the guards:
   ``memoryview(...).cast("B")`` or ``np.frombuffer`` would let tool code rewrite. An operator
   between an array and a Python object numpy has no type for (``arr + Decimal(1)``) still makes
   one, as in CPython; such an array offers only ``dtype``, ``shape``, ``ndim``, ``size``,
-  ``tolist`` and ``item``, functions refuse it, and ``memoryview`` refuses its buffer;
+  ``tolist`` and ``item``, functions refuse it, and, under the language wall, no C function gets
+  its buffer: arrays and void scalars holding object pointers are gated (``bufferless``);
 - ``np.ndarray`` and ``type(arr)`` are a stand-in that answers ``isinstance`` but cannot be
   called (the real constructor builds an array over any buffer) nor subclassed;
 - numpy reads ``__array_interface__`` from any object it is given: the guards make the tool's
@@ -32,7 +33,7 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sandbox.language import guards
+from sandbox.language import bufferless, guards
 from sandbox.process.plain import ONE_THREAD
 
 for _key, _value in ONE_THREAD.items():  # numpy's BLAS would start threads when imported
@@ -433,6 +434,21 @@ def _numpy_rule(cls: type) -> guards.LibraryRule | None:
 
 guards.register_library_types(_numpy_rule)
 guards.TYPE_STAND_INS[np.ndarray] = ArrayType
+
+
+def _pointers_in(value: Any) -> BaseException | None:
+    return guards.violation(OBJECT_ARRAYS) if _holds_pointers(value) else None
+
+
+def _gate_buffers(armed: bool) -> None:
+    """Arrays and void scalars whose memory holds object pointers export no buffer under the language wall."""
+    if armed:
+        bufferless.close((np.ndarray, np.void), _pointers_in)
+    else:
+        bufferless.reopen()
+
+
+guards.on_arming(_gate_buffers)
 
 
 def _members(module: Any, names: Iterable[str]) -> dict[str, Any]:

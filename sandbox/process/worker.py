@@ -17,6 +17,7 @@ import datetime
 import inspect
 import json
 import socket
+import sys
 import traceback
 import types
 from collections.abc import Coroutine
@@ -287,7 +288,15 @@ def _tool_line(tb: TracebackType | None) -> int | None:
     return line
 
 
+def _buffer_refusal() -> BaseException | None:
+    """What a buffer gate refused (``sandbox/language/bufferless.py``, loaded with numpy's view), if anything."""
+    gate = sys.modules.get("sandbox.language.bufferless")
+    return None if gate is None else gate.refusal()
+
+
 def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenError:
+    if isinstance(exc, SystemError):  # a C function that failed without saying why: a buffer gate's refusal
+        exc = _buffer_refusal() or exc
     if isinstance(exc, ToolpenError):
         if exc.line is None:
             exc.line = line

@@ -100,19 +100,25 @@ NUMPY_ATTACKS = {
 
 OBJECT_ARRAY = "import numpy as np, decimal, io\nfrom pydantic import BaseModel, ConfigDict\n"
 # an operator still makes an object array (as in CPython); match and pydantic read its ``data``
-# natively, but nothing turns that memoryview into writable bytes
+# natively, but its buffer gate refuses the memoryview (a class pattern then does not match)
+NO_MATCH = "        case _:\n            raise ValueError('the array gave no memoryview')\n"
 NUMPY_ATTACKS.update(
     {
         "match-data-cast": OBJECT_ARRAY
-        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return m.cast('B')\n",
+        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return m.cast('B')\n"
+        + NO_MATCH,
         "match-data-frombuffer": OBJECT_ARRAY
-        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return np.frombuffer(m, dtype=np.intp)\n",
+        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return np.frombuffer(m, dtype=np.intp)\n"
+        + NO_MATCH,
         "match-data-asarray": OBJECT_ARRAY
-        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return np.asarray(m).view(np.intp)\n",
+        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return np.asarray(m).view(np.intp)\n"
+        + NO_MATCH,
         "match-data-readinto": OBJECT_ARRAY
-        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return io.BytesIO(bytes(16)).readinto(m)\n",
+        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return io.BytesIO(bytes(16)).readinto(m)\n"
+        + NO_MATCH,
         "match-data-memoryview": OBJECT_ARRAY
-        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return type(m)(m)\n",
+        + "def tool():\n    match np.arange(2) + decimal.Decimal(1):\n        case object(data=m):\n            return type(m)(m)\n"
+        + NO_MATCH,
         "pydantic-data-cast": OBJECT_ARRAY
         + "class M(BaseModel):\n    model_config = ConfigDict(from_attributes=True, arbitrary_types_allowed=True)\n    data: object\n"
         + "def tool():\n    return M.model_validate(np.arange(2) + decimal.Decimal(1)).data.cast('B')\n",
