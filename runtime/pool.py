@@ -126,6 +126,7 @@ class _Worker:
     sock: socket.socket
     pidfd: int
     jail: subprocess.Popen[bytes] | None  # bubblewrap's process (None: unjailed); the worker dies with it
+    zygote: _Zygote  # the zygote that forked it
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -285,7 +286,9 @@ class _Zygote:
     def _adopt(self, pid: int, fd: int, pidfd: int) -> None:
         # the pid is the zygote's (the jail has its own PID namespace): only its pidfd reaches it
         self.delivered = True
-        self._on_worker(_Worker(pid, socket.socket(fileno=fd), pidfd, self.process if self.jailed else None))
+        self._on_worker(
+            _Worker(pid, socket.socket(fileno=fd), pidfd, self.process if self.jailed else None, self)
+        )
 
 
 def _popen(command: list[str], **options: Any) -> subprocess.Popen[bytes]:
@@ -414,16 +417,31 @@ class WorkerPool:
         self._ready.put(worker)
 
     def _retire(self, worker: _Worker) -> None:
-        """Kill and close a worker, and ask for its replacement.
+        """Close a worker and have it killed and replaced.
 
         Killed, not only hung up on: a worker under ``walls="process"`` can send its own ``done``
-        early and sleep on (no CPU time spent), holding memory after its call ended.
+        early and sleep on (no CPU time spent), holding memory after its call ended. Its zygote
+        kills it when asked for the replacement (one message, instead of a signal from here and
+        the zygote's report of it), unless that zygote has been replaced since.
         """
-        worker.kill()
-        worker.close()
         # the replacement is forked after the call, not during it: on a small machine the
         # fork and the new worker's warm-up would otherwise compete with the call for CPU
-        self._request_forks(1)
+        if not self._replace(worker):
+            worker.kill()
+            self._request_forks(1)
+        worker.close()
+
+    def _replace(self, worker: _Worker) -> bool:
+        """Ask the zygote that forked ``worker`` to kill it and fork another; False if it can't."""
+        with self._lock:
+            if self._closed or worker.zygote is not self._zygote:
+                return False
+            try:
+                self._zygote.send({"op": "fork", "reuse": self.reuse, "retired": worker.pid})
+            except OSError:
+                return False
+            self._pending += 1
+            return True
 
     def _request_forks(self, count: int) -> None:
         with self._lock:
@@ -528,10 +546,10 @@ class WorkerPool:
         max_frame = limits.result_size + limits.state_size + limits.output + FRAME_MARGIN
         last_id = 0
         heard = False
-        answers = _Answers(worker.sock, rpc)
+        answers = _Answers(worker.sock, rpc, deadline)
         try:
-            worker.sock.settimeout(limits.wall_time)  # a worker that stops reading blocks no send past it
-            send_frame(worker.sock, message)
+            # with the deadline: a worker that stops reading blocks no send past it
+            send_frame(worker.sock, message, deadline=deadline)
             while True:
                 reply = recv_frame(worker.sock, deadline=deadline, max_size=max_frame)
                 if reply is None:
@@ -551,7 +569,7 @@ class WorkerPool:
                 if reply.get("op") != "rpc":
                     raise ProtocolError(f"unexpected message {repr(reply.get('op'))[:40]}")
                 last_id = _checked_rpc(reply, last_id)
-                answers.answer(reply, deadline)
+                answers.answer(reply)
         except TimeoutError:
             worker.kill()
             timeout = Timeout(f"the call ran past its wall time of {limits.wall_time:.3g} s")
@@ -567,7 +585,7 @@ class WorkerPool:
             log.warning("toolpen worker %d broke off the call: %s", worker.pid, exc)
             return WorkerReply(error=WorkerCrashed("the worker broke off the call")), False
         finally:
-            answers.finish(deadline)  # no call the worker started outlives its own call
+            answers.finish()  # no call the worker started outlives its own call
 
     def _why_it_ended(self, worker: _Worker, limits: Limits) -> ToolpenError:
         code = self._exit_code(worker.pid)
@@ -612,22 +630,23 @@ class _Answers:
     context, at most ``MAX_CONCURRENT_RPCS`` at once), so that the worker's started calls overlap.
     Answers share the socket under a lock."""
 
-    def __init__(self, sock: socket.socket, rpc: Rpc) -> None:
+    def __init__(self, sock: socket.socket, rpc: Rpc, deadline: float) -> None:
         self._sock = sock
         self._rpc = rpc
+        self._deadline = deadline  # the call's: no answer is sent past it
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._started: set[int] = set()
         self._sent: set[int] = set()
 
-    def answer(self, message: dict[str, Any], deadline: float) -> None:
-        """Answer one rpc (checked by ``_checked_rpc``); raises ``TimeoutError`` waiting for a slot past ``deadline``."""
+    def answer(self, message: dict[str, Any]) -> None:
+        """Answer one rpc (checked by ``_checked_rpc``); raises ``TimeoutError`` past the call's deadline."""
         if message.get("concurrent") is not True:
             self._answer(message)
             return
         self._threads = [thread for thread in self._threads if thread.is_alive()]
         while len(self._threads) >= MAX_CONCURRENT_RPCS:
-            remaining = deadline - time.monotonic()
+            remaining = self._deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError("deadline passed waiting to answer a call")
             self._threads[0].join(remaining)
@@ -643,10 +662,10 @@ class _Answers:
         with self._lock:
             return self._started <= self._sent
 
-    def finish(self, deadline: float) -> None:
+    def finish(self) -> None:
         """Wait for the threads still answering (their calls run under the same deadline)."""
         for thread in self._threads:
-            thread.join(max(0.0, deadline - time.monotonic()) + RPC_JOIN_GRACE)
+            thread.join(max(0.0, self._deadline - time.monotonic()) + RPC_JOIN_GRACE)
 
     def _answer(self, message: dict[str, Any]) -> None:
         """Run one RPC in the host and send its result or a structured error."""
@@ -670,10 +689,11 @@ class _Answers:
     def _send(self, message: dict[str, Any]) -> None:
         with self._lock:
             if message["id"] not in self._started:
-                send_frame(self._sock, message)
+                send_frame(self._sock, message, deadline=self._deadline)
                 return
-            with contextlib.suppress(OSError):  # a worker killed meanwhile: its call has ended
-                send_frame(self._sock, message)
+            # OSError: a worker killed meanwhile, or the deadline passed (TimeoutError); its call has ended
+            with contextlib.suppress(OSError):
+                send_frame(self._sock, message, deadline=self._deadline)
             self._sent.add(message["id"])
 
 

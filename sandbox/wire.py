@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import select
 import socket
 import struct
 import time
@@ -114,10 +115,24 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def send_frame(sock: socket.socket, message: dict[str, Any]) -> None:
-    """Send one length-prefixed frame."""
-    data = encode(message)
-    sock.sendall(HEADER.pack(len(data)) + data)
+def send_frame(sock: socket.socket, message: dict[str, Any], *, deadline: float | None = None) -> None:
+    """Send one length-prefixed frame; with ``deadline`` (a ``time.monotonic()`` value) raises
+    ``TimeoutError`` once it passes, however slowly the peer reads.
+
+    A socket used with deadlines stays in blocking mode: each call waits in ``poll`` for the
+    time left and sends with ``MSG_DONTWAIT`` (a socket timeout would cost two more system
+    calls per send and receive).
+    """
+    data = HEADER.pack(len(encoded := encode(message))) + encoded
+    if deadline is None:
+        sock.sendall(data)
+        return
+    view = memoryview(data)
+    while view:
+        try:
+            view = view[sock.send(view, socket.MSG_DONTWAIT) :]
+        except BlockingIOError:
+            _wait(sock, select.POLLOUT, deadline)
 
 
 def recv_frame(
@@ -143,12 +158,14 @@ def _recv_exact(sock: socket.socket, size: int, deadline: float | None, *, allow
     chunks: list[bytes] = []
     missing = size
     while missing:
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError("deadline passed while reading a frame")
-            sock.settimeout(remaining)
-        chunk = sock.recv(missing)
+        if deadline is None:
+            chunk = sock.recv(missing)
+        else:
+            try:
+                chunk = sock.recv(missing, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                _wait(sock, select.POLLIN, deadline)
+                continue
         if not chunk:
             if allow_eof and missing == size:
                 return None
@@ -156,3 +173,15 @@ def _recv_exact(sock: socket.socket, size: int, deadline: float | None, *, allow
         chunks.append(chunk)
         missing -= len(chunk)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _wait(sock: socket.socket, event: int, deadline: float) -> None:
+    """Wait until ``sock`` is ready for ``event`` (or has hung up); ``TimeoutError`` past ``deadline``."""
+    poller = select.poll()
+    poller.register(sock, event)
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError("deadline passed while sending or reading a frame")
+        if poller.poll(math.ceil(remaining * 1000)):
+            return

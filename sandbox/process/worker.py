@@ -43,7 +43,7 @@ from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker
 from sandbox.process.plain import compile_plain, plain_globals
-from sandbox.wire import Rpc, StartRpc, recv_frame, send_frame
+from sandbox.wire import Rpc, StartRpc, decode, encode, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
 from pydantic import BaseModel
@@ -61,8 +61,16 @@ def warm_up(x: int) -> dict:
     return {"item": item.model_dump(), "x": [x, 1.5, None, True]}
 """
 REHEARSAL = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
-PREPARATION = {"source": "def prepare():\n    return None\n", "entry": "prepare", "args": {}}
-"""The no-op tool an idle worker runs before its job arrives (compiled by the zygote)."""
+PREPARATION = {
+    "op": "call",
+    "source": "def prepare(value: int) -> int:\n    return value\n",
+    "entry": "prepare",
+    "args": {"value": 1},
+    "context": {"state": {}},
+    "limits": Limits().to_dict(),
+}
+"""The no-op job an idle worker takes through the call's path before its job arrives (its tool is
+compiled by the zygote)."""
 
 
 def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
@@ -108,13 +116,15 @@ def run_call(job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool) 
 
 
 def prepare(rpc: RpcClient, base_vm: int) -> None:
-    """Before the job arrives: take the path of a call once, with a no-op tool, so that the call finds
-    the pages it touches (rlimits, globals, the reply's JSON) already copied from the zygote's.
+    """Before the job arrives: take the path of a call once, with a no-op job, so that the call finds
+    the pages it touches (the frames' JSON both ways, rlimits, globals, the result) already copied
+    from the zygote's.
 
     Only soft rlimits are set here (at the default limits); the job's own limits replace them
     and, for a single-use worker, lower the hard ones, before its tool runs.
     """
-    run_call(PREPARATION, rpc, base_vm=base_vm, reuse=True)  # the no-op calls nothing: no frame is sent
+    job = decode(encode(PREPARATION))
+    encode(run_call(job, rpc, base_vm=base_vm, reuse=True))  # the no-op calls nothing: no frame is sent
 
 
 def rehearse(job: dict[str, Any] = REHEARSAL) -> None:

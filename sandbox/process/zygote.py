@@ -6,14 +6,16 @@ once what every worker inherits (``isolation.isolate_zygote``: not dumpable, emp
 an empty removed working directory, unprivileged, no-new-privs), and then serves its control
 socket (``SOCK_SEQPACKET``, one JSON message a packet):
 
-- ``{"op": "fork", "reuse": bool}``: fork a worker connected by a new socket pair; answer
-  ``{"op": "forked", "pid"}`` with the parent's end of the pair and a pidfd of the worker
-  attached (``SCM_RIGHTS``): in the jail the pid is this PID namespace's, the pidfd works anywhere.
+- ``{"op": "fork", "reuse": bool[, "retired": pid]}``: fork a worker connected by a new socket
+  pair; answer ``{"op": "forked", "pid"}`` with the parent's end of the pair and a pidfd of the
+  worker attached (``SCM_RIGHTS``): in the jail the pid is this PID namespace's, the pidfd works
+  anywhere. ``retired`` names the worker this one replaces: the pool is done with it, so it is
+  killed (if it has not exited yet) and its end is not reported.
 - ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode), and load the
   libraries it imports (``warmup.preload_libraries``), so that later forks inherit both; answer
   ``{"op": "warmed"}`` (workers the pool received before it were forked before the warm-up).
-- It reports a worker that ended other than cleanly (exit code 0) as ``{"op": "exit", "pid",
-  "code"}`` (``code`` < 0: the signal); a clean end costs the pool nothing.
+- It reports a worker that ended other than cleanly (exit code 0) before it was retired as
+  ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal); any other end costs the pool nothing.
 
 It watches each worker through a pidfd of its own (no SIGCHLD handler for a worker to undo), and
 exits when the pool closes the control socket.
@@ -22,8 +24,10 @@ exits when the pool closes the control socket.
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import select
+import signal
 import socket
 import sys
 import tempfile
@@ -52,6 +56,11 @@ class Zygote:
         tempfile.gettempdir()  # found once here rather than probed by every worker
         self.walls = isolate_zygote(seccomp_filter)
         self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
+        self.pidfds: dict[int, int] = {}  # pid -> pidfd of each live worker
+        self.retired: set[int] = set()  # live workers the pool is done with: their end is no news
+        # one buffer for every control message, kept out of the workers (they never read it)
+        self.packet = mmap.mmap(-1, MAX_PACKET)
+        self.packet.madvise(mmap.MADV_DONTFORK)
         self.events = select.epoll()
         self.events.register(control.fileno(), select.EPOLLIN)
         settle()
@@ -62,10 +71,10 @@ class Zygote:
         while True:
             for fd, _ in self.events.poll():
                 if fd == control:
-                    packet = self.control.recv(MAX_PACKET)
-                    if not packet:
+                    size = self.control.recv_into(self.packet)
+                    if not size:
                         return
-                    self.handle(decode(packet))
+                    self.handle(decode(self.packet[:size]))
                 else:
                     self.reap(fd)
 
@@ -75,7 +84,19 @@ class Zygote:
             settle()  # what it loaded joins the warm heap
             self.control.send(encode({"op": "warmed"}))
         elif message.get("op") == "fork":
+            retired = message.get("retired")
+            if type(retired) is int:
+                self.retire(retired)
             self.fork_worker(reuse=bool(message.get("reuse")))
+
+    def retire(self, pid: int) -> None:
+        """Kill a worker the pool is done with (most have exited already) and forget its end."""
+        pidfd = self.pidfds.get(pid)
+        if pidfd is None:  # reaped already
+            return
+        self.retired.add(pid)
+        with contextlib.suppress(OSError):
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
 
     def fork_worker(self, *, reuse: bool) -> None:
         """Fork one worker and hand the parent's end of its socket to the pool."""
@@ -91,6 +112,7 @@ class Zygote:
                 os._exit(exit_code)
         pidfd = os.pidfd_open(pid)
         self.workers[pidfd] = pid
+        self.pidfds[pid] = pidfd
         self.events.register(pidfd, select.EPOLLIN)
         try:
             socket.send_fds(
@@ -101,13 +123,16 @@ class Zygote:
             child_end.close()
 
     def reap(self, pidfd: int) -> None:
-        """Collect a finished worker; tell the pool how it ended unless it ended cleanly."""
+        """Collect a finished worker; tell the pool how it ended unless it ended cleanly or was retired."""
         self.events.unregister(pidfd)
         pid = self.workers.pop(pidfd)
+        del self.pidfds[pid]
         ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
         os.close(pidfd)
         code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
-        if code != 0:
+        if pid in self.retired:
+            self.retired.discard(pid)
+        elif code != 0:
             self.control.send(encode({"op": "exit", "pid": pid, "code": code}))
 
 

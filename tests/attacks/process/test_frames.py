@@ -13,6 +13,7 @@ import json
 import struct
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -125,13 +126,29 @@ class Host:
 
 
 def _gone(pool: WorkerPool, pid: int, timeout: float = 5.0) -> bool:
-    """Whether the zygote reaped the worker (pids are the jail's own: the host's /proc does not know them)."""
+    """Whether no live process of the pool's jail has ``pid`` (the jail's own pid) any more."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if pid in pool._exits:
+        if pid not in _jail_pids(pool._zygote.process.pid):
             return True
         time.sleep(0.02)
     return False
+
+
+def _jail_pids(root: int) -> set[int]:
+    """The pids, as the jail sees them (``NSpid``'s last), of ``root``'s live descendants."""
+    found, below = set(), [root]
+    while below:
+        pid = below.pop()
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            below.extend(map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split()))
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if not fields.get("State", "").strip().startswith("Z"):
+            found.add(int(fields["NSpid"].split()[-1]))
+    return found
 
 
 @pytest.fixture(scope="module")
