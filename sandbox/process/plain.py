@@ -46,6 +46,7 @@ def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
     """Fresh module globals: the real builtins, ``print`` into ``output``, and the injected names."""
     for key, value in ONE_THREAD.items():
         os.environ.setdefault(key, value)
+    _reseed_numpy()
     for name in injected:
         if name.startswith("_"):
             raise PolicyViolation(f"injected name {name!r} may not start with '_'")
@@ -58,6 +59,15 @@ def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
     namespace.update(injected)
     sys.modules[PLAIN_MODULE_NAME] = module  # pydantic resolves the tool's annotations here
     return namespace
+
+
+def _reseed_numpy() -> None:
+    """A fresh seed for numpy's global generator (``np.random.random()``, ``np.random.seed``), which a
+    worker would otherwise share with every sibling forked from the same zygote; a new process
+    would have its own. Under the language wall that generator is out of reach."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()
 
 
 def _printer(output: OutputCapture) -> Any:

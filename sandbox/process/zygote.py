@@ -35,6 +35,7 @@ from typing import Any
 
 from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
+from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
 from sandbox.process.warmup import preload, preload_libraries, settle
 from sandbox.process.worker import PREPARATION, compile_for, rehearse, serve
@@ -101,11 +102,12 @@ class Zygote:
     def fork_worker(self, *, reuse: bool) -> None:
         """Fork one worker and hand the parent's end of its socket to the pool."""
         parent_end, child_end = socket.socketpair()
-        pid = os.fork()
+        pid = fork()
         if pid == 0:
             exit_code = 1
             try:  # every other descriptor, the control socket too, is closed by isolate_worker
                 parent_end.close()
+                reseed()
                 serve(child_end, reuse=reuse, zygote=self.walls)
                 exit_code = 0
             finally:
