@@ -1,11 +1,15 @@
 """Pool latency, throughput and idle worker memory (plain script: ``python bench/bench_pool.py``).
 
 Measures ``WorkerPool.run`` on a trivial tool: p50/p99 in single-use and reuse mode, calls per
-second with 8 threads, and the RSS and PSS of an idle pre-forked worker.
+second with 8 threads, and the RSS and PSS of an idle pre-forked worker; and, as the floor of any
+call to another process, a round trip of the same frames (the job, then its reply) to a forked
+process that only echoes them, at the same pace.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import statistics
 import threading
 import time
@@ -13,6 +17,7 @@ from collections.abc import Callable
 
 from runtime.pool import WorkerPool
 from sandbox.limits import Limits
+from sandbox.wire import recv_frame, send_frame
 
 SOURCE = "def add(a: int, b: int) -> int:\n    return a + b\n"
 JOB = {"source": SOURCE, "entry": "add", "args": {"a": 1, "b": 2}, "context": {"state": {}}}
@@ -53,6 +58,35 @@ def calls_per_second(call: Callable[[], object], seconds: float = 3.0, threads: 
     return sum(count) / seconds
 
 
+def round_trips(pause: float) -> list[float]:
+    """Latencies of the job's frame sent to a forked process and a reply's frame back: no worker at all."""
+    here, there = socket.socketpair()
+    reply = {
+        "op": "done",
+        "success": True,
+        "output": 3,
+        "state_delta": {"set": {}, "deleted": []},
+        "logs": "",
+    }
+    pid = os.fork()
+    if pid == 0:
+        here.close()
+        while recv_frame(there) is not None:
+            send_frame(there, reply)
+        os._exit(0)
+    there.close()
+    times = []
+    for _ in range(CALLS):
+        start = time.perf_counter()
+        send_frame(here, JOB | {"op": "call", "limits": LIMITS.to_dict()}, deadline=time.monotonic() + 10)
+        recv_frame(here, deadline=time.monotonic() + 10)
+        times.append(time.perf_counter() - start)
+        time.sleep(pause)
+    here.close()
+    os.waitpid(pid, 0)
+    return sorted(times)
+
+
 def idle_worker_memory(pool: WorkerPool) -> tuple[int, int]:
     """(RSS, PSS) in KiB of one ready worker."""
     pid = str(pool._zygote.process.pid)
@@ -69,18 +103,22 @@ def idle_worker_memory(pool: WorkerPool) -> tuple[int, int]:
     return rss, pss
 
 
+def report(name: str, times: list[float]) -> None:
+    p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
+    print(f"{name:<34} {p50 * 1e3:8.3f} {p99 * 1e3:8.3f} {statistics.mean(times) * 1e3:8.3f}")
+
+
 def main() -> None:
     print(f"{'mode':<34} {'p50 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    for pause, label in ((0.005, "paced 5 ms"), (0.0, "back to back")):
+        report(f"floor (an echo process), {label}", round_trips(pause))
     for reuse in (False, True):
         with WorkerPool(size=2, reuse=reuse) as pool:
             pool.warm(SOURCE)
             for _ in range(20):  # warm-up
                 pool.run(JOB, LIMITS, no_rpc)
             for pause, label in ((0.005, "paced 5 ms"), (0.0, "back to back")):
-                times = latencies(pool, pause)
-                name = f"{'reuse' if reuse else 'single-use'}, {label}"
-                p50, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
-                print(f"{name:<34} {p50 * 1e3:8.3f} {p99 * 1e3:8.3f} {statistics.mean(times) * 1e3:8.3f}")
+                report(f"{'reuse' if reuse else 'single-use'}, {label}", latencies(pool, pause))
             print(
                 f"{'  calls/s with 8 threads':<34} {calls_per_second(lambda: pool.run(JOB, LIMITS, no_rpc)):8.0f}"
             )
