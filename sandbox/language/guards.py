@@ -15,7 +15,6 @@ import copy
 import dataclasses
 import enum
 import functools
-import io
 import operator
 import string
 import sys
@@ -1129,7 +1128,7 @@ def guarded_deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
     return result
 
 
-# --- library types: attributes through a rule of their own (numpy, protobuf, buffers) ---
+# --- library types: attributes through a rule of their own (numpy, protobuf) ---
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1161,9 +1160,6 @@ LIBRARY_CLOSED_NAMES = frozenset(
         "dumps",  # numpy: pickles the objects an object array holds, private state included
         "resize",  # numpy: resize(..., refcheck=False) frees the memory other views of the array still use
         "bit_generator",  # numpy.random.Generator: its ctypes/cffi interface
-        "cast",  # memoryview: a byte view of an object array's pointers
-        "readinto",  # io.BytesIO: writes raw bytes into another object's memory
-        "readinto1",
         "DESCRIPTOR",  # protobuf: descriptors lead to the process-wide descriptor pool
         "RegisterExtension",  # protobuf: changes a message class for the whole process
     }
@@ -1233,60 +1229,6 @@ def allowlisted(
 def _class_name(obj: Any) -> str:
     kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)
     return str(type.__dict__["__name__"].__get__(kind))
-
-
-def _memoryview_attribute(view: Any, name: str, default: tuple[Any, ...]) -> Any:
-    if isinstance(view, memoryview) and "O" in view.format:
-        refuse("a memoryview of Python object pointers (an object array's memory) is not available")
-    return getattr(view, name, *default)
-
-
-def _bytesio_attribute(stream: Any, name: str, default: tuple[Any, ...]) -> Any:
-    if name in ("readinto", "readinto1"):
-        refuse(f"BytesIO.{name} writes raw bytes into another object's memory; use read()")
-    return getattr(stream, name, *default)
-
-
-def _buffer_rules(cls: type) -> LibraryRule | None:
-    if issubclass(cls, memoryview):
-        return LibraryRule(_memoryview_attribute)
-    if issubclass(cls, io.BytesIO):
-        return LibraryRule(_bytesio_attribute, subclassable=True)
-    return None
-
-
-register_library_types(_buffer_rules)
-
-
-class _GuardedMemoryviewMeta(type):
-    """``memoryview`` of tool code: ``isinstance`` answers as the real one; a view of object pointers is refused."""
-
-    def __call__(cls, obj: Any) -> memoryview:  # type: ignore[override]
-        view = memoryview(obj)
-        if "O" in view.format:
-            view.release()
-            refuse("memoryview of Python object pointers (an object array's memory) is not available")
-        return view
-
-    def __instancecheck__(cls, instance: Any) -> bool:
-        return isinstance(instance, memoryview)
-
-    def __subclasscheck__(cls, subclass: type) -> bool:
-        return issubclass(subclass, memoryview)
-
-    def __repr__(cls) -> str:
-        return "<class 'memoryview'>"
-
-
-class GuardedMemoryview(metaclass=_GuardedMemoryviewMeta):
-    """The builtin ``memoryview`` of tool code (an object array's buffer holds raw object pointers)."""
-
-    __slots__ = ()
-
-
-GuardedMemoryview.__name__ = GuardedMemoryview.__qualname__ = "memoryview"
-GuardedMemoryview.__module__ = "builtins"
-TYPE_STAND_INS[memoryview] = GuardedMemoryview
 
 
 class _NoArrayInterface:

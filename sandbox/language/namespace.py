@@ -53,6 +53,7 @@ _PLAIN_BUILTINS = [
     "list",
     "map",
     "max",
+    "memoryview",
     "min",
     "next",
     "object",
@@ -94,7 +95,6 @@ _GUARDED_BUILTINS: dict[str, Any] = {
     "type": guards.GuardedType,
     "vars": guards.guarded_vars,
     "__import__": import_view,
-    "memoryview": guards.GuardedMemoryview,
     "__build_class__": guards.guarded_build_class,
 }
 SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(

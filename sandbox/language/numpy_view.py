@@ -209,8 +209,6 @@ def _no_object_arguments(values: Iterable[Any]) -> None:
     for value in values:
         if _holds_pointers(value):
             guards.refuse(OBJECT_ARRAYS)
-        if isinstance(value, memoryview) and "O" in value.format:
-            guards.refuse(OBJECT_ARRAYS)
 
 
 def checked(function: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
@@ -224,13 +222,6 @@ def checked(function: Callable[..., Any], name: str | None = None) -> Callable[.
     call.__name__ = call.__qualname__ = name or getattr(function, "__name__", "function")
     call.__doc__ = getattr(function, "__doc__", None)
     return call
-
-
-def _frombuffer(buffer: Any, *args: Any, **kwargs: Any) -> Any:
-    with memoryview(buffer) as view:
-        if "O" in view.format:
-            guards.refuse(OBJECT_ARRAYS)
-    return np.frombuffer(buffer, *args, **kwargs)
 
 
 _NO_FUNCTION = object()
@@ -469,7 +460,6 @@ def members(name: str) -> dict[str, Any]:
     functions = {key: checked(value) for key, value in _members(np, _CHECKED_FUNCTIONS).items()}
     return {
         **functions,
-        "frombuffer": checked(_frombuffer, "frombuffer"),
         "vectorize": vectorize,
         **{key: Ufunc(value) for key, value in _members(np, _UFUNCS).items()},
         **_members(np, _CLASSES),

@@ -56,41 +56,12 @@ def test_a_left_out_member_says_why(rt: Runtime) -> None:
         rt.add_tool("from xml.etree.ElementTree import parse\ndef tool():\n    return 1\n")
 
 
-BUFFER_WRITERS = (
-    "readinto",
-    "readinto1",
-    "recv_into",
-    "recvfrom_into",
-    "pack_into",
-    "unpack_from",
-    "from_buffer",
-)
-
-
-def test_no_view_offers_a_writer_into_a_buffer_it_is_given() -> None:
-    """An operator can still make a numpy object array (as in CPython): its memory is raw object
-    pointers, so anything that writes raw bytes into a buffer it is given would forge pointers
-    (``BytesIO.readinto`` did, through a subclass of ``super``). No module view, nor any class one
-    offers, hands such a writer to tool code."""
-    from sandbox.language import guards
-    from sandbox.language.modules import ALLOWED_MODULES, module_view
-    from sandbox.language.namespace import install_process_hooks
-
-    install_process_hooks()
-    offered = []
-    for module in sorted(ALLOWED_MODULES):
-        view = module_view(module)
-        for name in dir(view):
-            member = getattr(view, name)
-            if name in BUFFER_WRITERS or "_into" in name:
-                offered.append(f"{module}.{name}")
-            if not isinstance(member, type):
-                continue
-            for attribute in dir(member):
-                if attribute in BUFFER_WRITERS or "_into" in attribute:
-                    try:
-                        guards.guarded_getattr(member, attribute)
-                    except PolicyViolation:
-                        continue
-                    offered.append(f"{module}.{name}.{attribute}")
-    assert offered == []
+def test_writers_into_a_buffer_are_ordinary(rt: Runtime) -> None:
+    """``BytesIO.readinto`` and ``memoryview.cast`` write into the tool's own buffers as in CPython:
+    an object array, whose memory is pointers, exports no buffer to them (``test_object_arrays.py``)."""
+    source = (
+        "import io\ndef tool():\n    b = bytearray(4)\n    n = io.BytesIO(b'abcd').readinto(memoryview(b).cast('B'))\n"
+        "    return [n, b.decode(), type(memoryview(b)) is memoryview]\n"
+    )
+    result = rt.call(rt.add_tool(source, replace=True).name, {})
+    assert result.success and result.output == [4, "abcd", True], result.error

@@ -164,8 +164,6 @@ NUMPY_ATTACKS.update(
         "resize-pydantic": OBJECT_ARRAY
         + "class M(BaseModel):\n    model_config = ConfigDict(from_attributes=True, arbitrary_types_allowed=True)\n    resize: object\n"
         + "def tool():\n    return M.model_validate(np.zeros(4)).resize\n",
-        "match-cast": OBJECT_ARRAY
-        + "def tool():\n    match memoryview(b'x'):\n        case object(cast=c):\n            return c\n",
         "match-value-pattern": OBJECT_ARRAY
         + "A = np.arange(2)\ndef tool():\n    match 1:\n        case A.ctypes:\n            return 1\n",
         "pydantic-alias-ctypes": OBJECT_ARRAY
@@ -182,7 +180,7 @@ def test_numpy_escape_hatches_are_closed(rt: Runtime, source: str) -> None:
 
 REVIEWED_OPEN_TO_NATIVE_READS = {
     "base": "the array (or bytes) the array views: data the tool already has",
-    "data": "a memoryview; of an object array, its attributes are closed, cast too (by name), and memoryview, frombuffer and BytesIO.readinto refuse it",
+    "data": "a memoryview; an object array's buffer gate refuses it (sandbox/language/bufferless.py)",
     "device": "the string 'cpu'",
     "to_device": "a copy of the array",
     "getfield": "numpy checks the offset and refuses object arrays",
