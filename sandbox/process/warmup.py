@@ -19,14 +19,14 @@ import contextlib
 import ctypes
 import gc
 import importlib
-import random
-import threading
 import zoneinfo
 
 from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
 from sandbox.language.modules import ALLOWED_MODULES, LIBRARY_VIEWS, module_view
-from sandbox.process.worker import rehearse
+from sandbox.process.forking import reseed
+from sandbox.process.worker import PREPARATION, rehearse
+from sandbox.wire import decode, encode
 
 LAZY_IMPORTS = (
     # C code imports it through the caller's __import__ (datetime.strptime, time.strptime)
@@ -391,7 +391,7 @@ LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf"}
 """The top-level package an import statement names -> the library of ``LIBRARY_JOBS`` it leads to."""
 _preloaded: set[str] = set()
 _LIBC = ctypes.CDLL(None)
-AFTER_FORK_REHEARSALS = 8  # CPython 3.11 specializes a function's bytecode after its first 8 calls
+SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after its first 8 calls
 
 
 def preload() -> None:
@@ -404,20 +404,21 @@ def preload() -> None:
         with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError):  # a machine without that zone's data
             _loaded_zones.append(zoneinfo.ZoneInfo(key))
     rehearse(EVERY_MODULE_JOB)
-    rehearse_after_fork()
 
 
-def rehearse_after_fork() -> None:
-    """Run the handlers every worker runs right after the fork (threading's and random's) here first.
+def rehearse_preparation() -> None:
+    """Run here, more than ``SPECIALIZING_CALLS`` times, what every worker runs before its job: the
+    reseed after the fork and its no-op job (``worker.prepare``), the frames' JSON included.
 
-    Their first calls in a process write to the pages of their code and of what they allocate
-    (CPython counts a function's first calls, then specializes its bytecode in place): done in
-    each worker, every such write copies a page of the zygote; done here, about 40 fewer per worker.
-    In this single-threaded process they only renew threading's locks and reseed ``random``.
+    The first calls of a function in a process write to the pages of its code and of what it
+    allocates (CPython counts them, then specializes the bytecode in place): done in each worker,
+    every such write copies a page of the zygote; done here first, about 30 fewer per worker.
     """
-    for _ in range(AFTER_FORK_REHEARSALS):
-        threading._after_fork()  # type: ignore[attr-defined]
-        random._inst.seed()  # type: ignore[attr-defined]
+    done = {"op": "done", "success": True, "output": 1, "state_delta": {"set": {}, "deleted": []}, "logs": ""}
+    for _ in range(SPECIALIZING_CALLS + 1):
+        reseed()
+        rehearse(decode(encode(PREPARATION)))
+        encode(done)
 
 
 def preload_libraries(source: str) -> None:

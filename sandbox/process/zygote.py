@@ -37,8 +37,8 @@ from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
-from sandbox.process.warmup import preload, preload_libraries, settle
-from sandbox.process.worker import PREPARATION, compile_for, rehearse, serve
+from sandbox.process.warmup import preload, preload_libraries, rehearse_preparation, settle
+from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
@@ -53,7 +53,7 @@ class Zygote:
         preload()
         install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
         rehearse()
-        rehearse(PREPARATION)  # compiled here: a worker runs it before each job (worker.prepare)
+        rehearse_preparation()  # what every worker runs before its job, compiled and specialized here
         tempfile.gettempdir()  # found once here rather than probed by every worker
         self.walls = isolate_zygote(seccomp_filter)
         self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
