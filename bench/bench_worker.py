@@ -1,7 +1,8 @@
 """Where a single-use call's CPU goes, and what a worker touches (``python bench/bench_worker.py``).
 
 CPU time is counted rather than wall time, so that the figures hold on a busy machine: for
-``CALLS`` single-use calls of a trivial tool, one after another, the CPU per call of the host
+``CALLS`` single-use calls of a trivial tool, one after another (``--threads 8``: eight callers
+at once, the load of issue 14's throughput goal), the CPU per call of the host
 process (``WorkerPool.run`` and its zygote-reading thread), of the zygote (forking, reaping)
 and of the workers (from the fork to their exit: the zygote's reaped children in
 ``/proc/<zygote>/stat``), and the page faults per worker. A ready worker's own counters
@@ -21,6 +22,7 @@ import argparse
 import os
 import resource
 import socket
+import threading
 import time
 from collections.abc import Callable
 
@@ -109,12 +111,21 @@ def floor(count: int, *, libraries: bool) -> None:
         print(f"{label + ': CPU ms parent, child; faults':<52} {parent:8.2f} {child_cpu:8.2f} {faults:8.0f}")
 
 
+def call_times(pool: WorkerPool, count: int) -> None:
+    """``count`` calls of the trivial tool, one after another."""
+    for _ in range(count):
+        assert pool.run(JOB, LIMITS, no_rpc).output == 3
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-jail", action="store_true", help="measure without bubblewrap")
     parser.add_argument("--floor", action="store_true", help="fork and exit of a warm process alone")
     parser.add_argument("--libraries", action="store_true", help="numpy and protobuf too (ces extra)")
     parser.add_argument("--calls", type=int, default=CALLS)
+    parser.add_argument(
+        "--threads", type=int, default=1, help="callers at once (8: the throughput goal's load)"
+    )
     options = parser.parse_args()
     if options.floor:
         floor(options.calls, libraries=options.libraries)
@@ -131,18 +142,24 @@ def main() -> None:
         host_before = resource.getrusage(resource.RUSAGE_SELF)
         zygote_before = stat(zygote)
         started = time.perf_counter()
-        for _ in range(options.calls):
-            assert pool.run(JOB, LIMITS, no_rpc).output == 3
+        callers = [
+            threading.Thread(target=call_times, args=(pool, options.calls // options.threads))
+            for _ in range(options.threads)
+        ]
+        for caller in callers:
+            caller.start()
+        for caller in callers:
+            caller.join()
         wall = time.perf_counter() - started
         time.sleep(0.5)  # the last workers exit and are reaped
         host_after = resource.getrusage(resource.RUSAGE_SELF)
         zygote_after = stat(zygote)
-    calls = options.calls
+    calls = options.calls // options.threads * options.threads
     host = (host_after.ru_utime + host_after.ru_stime - host_before.ru_utime - host_before.ru_stime) / calls
     delta = [after - before for after, before in zip(zygote_after, zygote_before, strict=True)]
     zygote_cpu = (delta[1] + delta[2]) / TICK / calls
     workers_cpu = (delta[4] + delta[5]) / TICK / calls
-    print(f"{'single-use calls, one after another':<44} {calls:>8}")
+    print(f"{f'single-use calls, {options.threads} at a time':<44} {calls:>8}")
     print(f"{'wall time per call (ms)':<44} {wall / calls * 1e3:8.2f}")
     print(f"{'CPU per call: host (ms)':<44} {host * 1e3:8.2f}")
     print(f"{'CPU per call: zygote (ms)':<44} {zygote_cpu * 1e3:8.2f}")
