@@ -162,6 +162,15 @@ def test_a_pool_loads_numpy_and_protobuf_only_once_a_tool_imports_them(walls: st
 
 
 @needs_libraries
+def test_a_worker_whose_tool_was_not_warmed_imports_numpy_itself(walls: str) -> None:
+    with WorkerPool(size=1) as pool:
+        job = {"source": NUMPY_TOOL, "entry": "total", "args": {"n": 5}, "walls": walls}
+        reply = pool.run(job, Limits(), _no_rpc)
+        assert reply.output == 10.0, reply.error
+        assert _loaded(pool) == []
+
+
+@needs_libraries
 def test_a_restarted_zygote_loads_again_what_its_tools_import() -> None:
     with Runtime(store="memory://", pool_size=1) as runtime:
         runtime.add_tool(NUMPY_TOOL)
