@@ -21,6 +21,8 @@ import sys
 import pytest
 
 from runtime import Runtime
+from runtime.pool import WorkerPool
+from sandbox.limits import Limits
 from tests.attacks import assert_refused, assert_refused_when_added_or_called, attack
 
 np = pytest.importorskip("numpy")
@@ -244,6 +246,19 @@ def test_numeric_arrays_keep_their_buffers(rt: Runtime) -> None:
         2,
     ]
     assert result.output == expected
+
+
+def test_a_worker_that_imports_numpy_itself_gates_it() -> None:
+    """A tool the zygote did not warm makes its worker import numpy (and the gate) after seccomp."""
+    source = "import numpy as np, decimal\ndef tool():\n    return repr(bytes(np.arange(2) + decimal.Decimal(1)))\n"
+    with WorkerPool(size=1) as pool:
+        reply = pool.run({"source": source, "entry": "tool", "args": {}, "walls": "all"}, Limits(), _no_rpc)
+    assert reply.error is not None and reply.error.kind == "policy", reply
+    assert OBJECT_ARRAYS in reply.error.message
+
+
+def _no_rpc(target: str, method: str, params: dict) -> None:
+    raise AssertionError("no call to the host expected")
 
 
 def test_plain_cpython_keeps_every_buffer() -> None:
