@@ -29,6 +29,7 @@ from collections.abc import Callable
 from bench_pool import JOB, LIMITS, SOURCE, no_rpc
 
 from runtime.pool import WorkerPool
+from sandbox.process.forking import fork, reseed
 
 CALLS = 1000
 LIBRARIES = "import numpy\nfrom google.protobuf import struct_pb2\n"
@@ -66,9 +67,10 @@ def forks(count: int, child: Callable[[], object]) -> tuple[float, float, float]
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     self_before = resource.getrusage(resource.RUSAGE_SELF)
     for _ in range(count):
-        pid = os.fork()
+        pid = fork()  # as the zygote forks: without Python's at-fork handlers, then the reseed
         if pid == 0:
             try:
+                reseed()
                 child()
             finally:
                 os._exit(0)
@@ -86,14 +88,14 @@ def floor(count: int, *, libraries: bool) -> None:
     """Fork and exit of a process warmed as the zygote is, with and without the idle worker's no-op call."""
     from sandbox.bridges.proxies import RpcClient
     from sandbox.language.namespace import install_process_hooks
-    from sandbox.process.warmup import preload, preload_libraries, settle
-    from sandbox.process.worker import PREPARATION, rehearse, run_call
+    from sandbox.process.warmup import preload, preload_libraries, rehearse_preparation, settle
+    from sandbox.process.worker import prepare, rehearse
 
     install_process_hooks()
     preload()
     install_process_hooks(worker=True)
     rehearse()
-    rehearse(PREPARATION)
+    rehearse_preparation()
     if libraries:
         preload_libraries(LIBRARIES)
     settle()
@@ -104,7 +106,7 @@ def floor(count: int, *, libraries: bool) -> None:
     rpc = RpcClient(socket.socketpair()[0])  # the no-op calls nothing through it
 
     def prepared() -> None:
-        run_call(PREPARATION, rpc, base_vm=1 << 40, reuse=True)
+        prepare(rpc, base_vm=1 << 40)
 
     for label, child in (("fork, exit", lambda: None), ("fork, no-op call, exit", prepared)):
         parent, child_cpu, faults = forks(count, child)
