@@ -16,22 +16,28 @@ from runtime import EgressPolicy, Runtime
 from tests.httpd import Handler, LocalServer, serve
 
 HOLD = 0.5
+GATHER_WAIT = 20.0  # seconds a held request waits for the others on a loaded machine
 
 
 class Gauge:
     """How many requests the server is holding, and the most it held at once."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.now = 0
         self.most = 0
         self.spans: list[tuple[float, float]] = []
+        self.hold_until: int | None = None
+        """Hold each request until this many are held at once (or ``GATHER_WAIT`` passes), then ``HOLD`` more."""
 
     def hold(self, handler: Handler) -> None:
         started = time.monotonic()
         with self.lock:
             self.now += 1
             self.most = max(self.most, self.now)
+            self.lock.notify_all()
+            if self.hold_until is not None:
+                self.lock.wait_for(lambda: self.most >= self.hold_until, timeout=GATHER_WAIT)  # type: ignore[operator]
         time.sleep(HOLD)
         with self.lock:
             self.now -= 1
@@ -197,7 +203,11 @@ return "early"
 
 
 def test_calls_running_at_once_are_bounded(rt: Runtime, gauge: Gauge) -> None:
-    """Four started calls that each start four: twenty would run at once, sixteen may."""
+    """Four started calls that each start four: twenty would run at once, sixteen may.
+
+    The service holds the fetches until twelve are held, so that none ends before every fan has
+    started its four, however slowly a loaded machine forks their workers."""
+    gauge.hold_until = 16 - 4
     rt.add_tool(
         'def fan() -> list:\n    """Starts four fetches."""\n'
         "    started = [async_tools.fetch({'n': n}) for n in range(4)]\n"
