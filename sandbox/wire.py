@@ -129,6 +129,7 @@ def send_frame(sock: socket.socket, message: dict[str, Any], *, deadline: float 
         return
     view = memoryview(data)
     while view:
+        _check(deadline)
         try:
             view = view[sock.send(view, socket.MSG_DONTWAIT) :]
         except BlockingIOError:
@@ -161,6 +162,7 @@ def _recv_exact(sock: socket.socket, size: int, deadline: float | None, *, allow
         if deadline is None:
             chunk = sock.recv(missing)
         else:
+            _check(deadline)
             try:
                 chunk = sock.recv(missing, socket.MSG_DONTWAIT)
             except BlockingIOError:
@@ -173,6 +175,15 @@ def _recv_exact(sock: socket.socket, size: int, deadline: float | None, *, allow
         chunks.append(chunk)
         missing -= len(chunk)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _check(deadline: float) -> None:
+    """``TimeoutError`` once ``deadline`` has passed: checked before every send and read, not only
+    before a wait, or a peer that always has the next frame ready (or always reads at once) would
+    never let the deadline be seen: a worker feeding rpc frames faster than the host answers
+    them would hold its call past its wall time."""
+    if time.monotonic() >= deadline:
+        raise TimeoutError("deadline passed while sending or reading a frame")
 
 
 def _wait(sock: socket.socket, event: int, deadline: float) -> None:

@@ -78,3 +78,17 @@ def test_deadline_holds_against_a_peer_that_drips_bytes(pair):
     with pytest.raises(TimeoutError):
         recv_frame(b, deadline=start + 0.3)
     assert time.monotonic() - start < 0.5
+
+
+def test_deadline_holds_against_a_peer_whose_frames_are_always_waiting(pair):
+    """A reader that never has to wait still sees its deadline (before each read, not only before a wait)."""
+    a, b = pair
+    send_frame(a, {"op": "rpc"})
+    with pytest.raises(TimeoutError):
+        recv_frame(b, deadline=time.monotonic() - 0.001)
+
+
+def test_deadline_holds_for_a_sender_that_never_has_to_wait(pair):
+    a, _ = pair
+    with pytest.raises(TimeoutError):
+        send_frame(a, {"op": "rpc_result"}, deadline=time.monotonic() - 0.001)

@@ -192,3 +192,43 @@ def test_a_well_formed_conversation_is_not_refused(pool: WorkerPool) -> None:
     reply = pool.run(_job(source, "attack", {"payload": frame(rpc(2)).hex(), "then": "sleep"}), LIMITS, host)
     assert reply.error is None, reply.error
     assert json.loads(reply.output) == {"op": "rpc_result", "id": 2, "result": {}}
+
+
+AHEAD_WRITER = (
+    RAW_WRITER
+    + '''
+
+def ahead(count: int) -> int:
+    """Queues ``count`` rpc frames at once, then reads each answer as it comes: the host finds its
+    next frame waiting every time it reads, and its answers read at once every time it sends."""
+    fd = channel()
+    frames = []
+    for request_id in range(1, count + 1):
+        body = ('{"op":"rpc","id":%d,"target":"test","method":"slow","params":{}}' % request_id).encode()
+        frames.append(struct.pack(">I", len(body)) + body)
+    os.write(fd, b"".join(frames))
+    for _ in range(count):
+        read_frame(fd)
+    return count
+'''
+)
+
+
+class SlowHost(Host):
+    """Answers each rpc after a pause: the host's own work per frame, as a real service's would take."""
+
+    def __call__(self, target: str, method: str, params: dict[str, Any]) -> Any:
+        time.sleep(0.05)
+        return super().__call__(target, method, params)
+
+
+def test_frames_always_waiting_do_not_hold_a_call_past_its_deadline(pool: WorkerPool) -> None:
+    """The host's reads and sends never wait on a worker that keeps its next frame queued and reads
+    every answer at once; the deadline still ends the call (checked before each read and send,
+    not only before a wait): here 100 answers of 50 ms would take 5 s of a 1 s wall time."""
+    limits = Limits(wall_time=1.0, cpu_time=1.0)
+    started = time.monotonic()
+    reply = pool.run(_job(AHEAD_WRITER, "ahead", {"count": 100}), limits, SlowHost())
+    elapsed = time.monotonic() - started
+    assert reply.error is not None and reply.error.kind == "timeout", reply
+    assert elapsed < limits.wall_time + 1.0
