@@ -103,3 +103,25 @@ def test_the_cli_answers_them_with_a_located_error(tmp_path: Path, command: str)
     assert result.returncode in (1, 2)
     assert "nested too deeply" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+COMPILER_ONLY_ERRORS = {
+    "return outside a function": "return 1\n",
+    "break outside a loop": "break\n",
+    "yield outside a function": "x = yield\n",
+    "await outside a function": "await x\n",
+    "nonlocal at module level": "nonlocal x\n",
+    "duplicate argument": "def g(a, a):\n    return a\n",
+    "global after assignment": "def g():\n    y = 1\n    global y\n",
+    "unknown future": "from __future__ import braces\n",
+}
+"""Sources the parser accepts and only ``compile()`` refuses: each escaped as a ``SyntaxError``."""
+
+
+@pytest.mark.parametrize("compiler", ["restricted compiler", "plain compiler"])
+@pytest.mark.parametrize("case", COMPILER_ONLY_ERRORS)
+def test_what_only_the_compiler_refuses_is_invalid_source(case: str, compiler: str) -> None:
+    source = "def f(x: int) -> int:\n    return x\n\n\n" + COMPILER_ONLY_ERRORS[case]
+    outcome = in_thread(lambda: COMPILERS[compiler](source))
+    assert isinstance(outcome, InvalidSource), outcome
+    assert "syntax error" in outcome.message and outcome.line is not None and outcome.line >= 5

@@ -204,6 +204,10 @@ def test_bad_source_is_422_with_located_diagnostics(url: str) -> None:
     assert any(d["line"] == 3 for d in body["diagnostics"])
     syntax = requests.post(f"{url}/v1/tools", json={"source": "def f(:\n"}, headers=auth(KEY_A), timeout=30)
     assert syntax.status_code == 422 and syntax.json()["error"]["kind"] == "invalid_source"
+    compiled = {"source": 'def f(x: int) -> int:\n    """F."""\n    return x\n\n\nbreak\n'}
+    late = requests.post(f"{url}/v1/tools", json=compiled, headers=auth(KEY_A), timeout=30)
+    assert late.status_code == 422 and late.json()["error"]["kind"] == "invalid_source"  # not a 500
+    assert late.json()["error"]["line"] == 6
 
 
 # -- calls ---------------------------------------------------------------------------------------

@@ -26,7 +26,18 @@ def _compile_cached(source: str, filename: str) -> types.CodeType:
     if problems:
         line, col, message = problems[0]
         raise PolicyViolation(f"line {line}: {message}", line=line, col=col)
-    return compile(tree, filename, "exec", dont_inherit=True)
+    return compile_tree(tree, filename)
+
+
+def compile_tree(tree: ast.Module, filename: str) -> types.CodeType:
+    """``compile()`` of a parsed tree; what only the compiler finds ('return' outside a function, a
+    duplicate argument, ``nonlocal`` at module level) is ``InvalidSource`` too, never a ``SyntaxError``
+    (which reached the service as a 500)."""
+    try:
+        return compile(tree, filename, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        line, col = error.lineno or 1, error.offset or 1
+        raise InvalidSource(f"line {line}: syntax error: {error.msg}", line=line, col=col) from None
 
 
 def policy_diagnostics(source: str) -> list[Diagnostic]:

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from runtime.errors import InvalidSource, PolicyViolation
 from runtime.parsing import parse_source
 from sandbox.language import streams
-from sandbox.language.compiler import TOOL_FILENAME
+from sandbox.language.compiler import TOOL_FILENAME, compile_tree
 from sandbox.language.guards import PLAIN_MODULE_NAME
 from sandbox.language.namespace import OutputCapture
 
@@ -28,13 +28,13 @@ from sandbox.language.namespace import OutputCapture
 @functools.lru_cache(maxsize=128)
 def compile_plain(source: str) -> types.CodeType:
     """The code object of ``source`` as CPython compiles it; ``InvalidSource`` on a syntax error
-    or a source too long or too deeply nested (``runtime.parsing``)."""
+    (the parser's or the compiler's) or a source too long or too deeply nested (``runtime.parsing``)."""
     try:
         tree = parse_source(source, TOOL_FILENAME)
     except InvalidSource as error:
         where = f"line {error.line}: " if error.line else ""
         raise InvalidSource(where + error.message, line=error.line, col=error.col) from None
-    return compile(tree, TOOL_FILENAME, "exec", dont_inherit=True)
+    return compile_tree(tree, TOOL_FILENAME)
 
 
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
