@@ -844,7 +844,7 @@ def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -
                     " classes to use, not to subclass"
                 )
         close_array_interface(cls)
-        close_instance_deepcopy(cls)
+        close_instance_methods(cls)
     return cls
 
 
@@ -996,7 +996,7 @@ def guarded_update_wrapper(
     if isinstance(extra, dict) and extra:
         if getattr(wrapped, "__module__", None) != TOOL_MODULE_NAME and not is_tool_class(type(wrapped)):
             refuse("functools.wraps copies the attributes of the tool's own functions only")
-        vars(wrapper).update({key: value for key, value in extra.items() if key not in ARRAY_INTERFACE_NAMES})
+        vars(wrapper).update({key: value for key, value in extra.items() if key not in NEVER_COPIED})
     wrapper.__wrapped__ = wrapped
     return wrapper
 
@@ -1256,40 +1256,72 @@ ARRAY_INTERFACE_NAMES = ("__array_interface__", "__array_struct__")
 _NO_ARRAY_INTERFACE = _NoArrayInterface()
 
 
-class _NoInstanceDeepcopy:
-    """``__deepcopy__`` of the tool's classes that define none: None, even from an instance's ``__dict__`` or ``__getattr__``.
+class _ClassMethodOnly:
+    """A special method the ``copy`` module looks up on the instance (``__deepcopy__``, ``__reduce_ex__``,
+    ``__reduce__``), answered from the class only: never from an instance's ``__dict__`` (which ``vars()``
+    hands out) nor its ``__getattr__``; None where no class defines it.
 
-    ``copy.deepcopy`` hands a ``__deepcopy__`` it finds on an object its memo, which by then holds
-    copies (and the originals) of the private state of host objects copied before it. A class body
-    cannot define the method; this data descriptor wins over the instance's ``__dict__`` and over
-    ``__getattr__``, and None makes ``deepcopy`` copy the object the ordinary way.
+    ``copy.copy`` and ``copy.deepcopy`` (and ``dataclasses.asdict``, ``replace``, pydantic's deep copies)
+    call a ``__reduce_ex__`` found there and rebuild the copy from what it returns: any callable and
+    its arguments, then ``y.__setstate__(state)`` (or ``y.__dict__.update``, ``setattr``) on whatever
+    that callable returned, a library object included (``ndarray.__setstate__`` turned an array with
+    a memoryview over it into an object array, whose pointers the view then wrote: the real
+    builtins). A ``__deepcopy__`` found there is handed the copy's memo, which by then holds copies
+    (and the originals) of the private state of host objects copied before it. A class body cannot
+    define these names; this data descriptor wins over the instance's ``__dict__`` and over
+    ``__getattr__``, and answers what the class and its bases define, as CPython would without them.
     """
 
-    __slots__ = ()
+    __slots__ = ("_name", "_own")
+
+    def __init__(self, name: str, own: Any) -> None:
+        self._name = name
+        self._own = own  # what the class itself defined under the name, if anything (Enum's __reduce_ex__)
 
     def __get__(self, obj: Any, owner: type | None = None) -> Any:
-        return self if obj is None else None
+        kind = type(obj) if owner is None else owner
+        for base in kind.__mro__:
+            value = _class_dict(base).get(self._name)
+            if isinstance(value, _ClassMethodOnly):
+                value = value._own
+            if value is not None:
+                getter = getattr(type(value), "__get__", None)
+                return value if getter is None else getter(value, obj, kind)
+        return None
 
     def __set__(self, obj: Any, value: Any) -> None:
-        raise AttributeError("__deepcopy__ of this object is fixed")
+        raise AttributeError(f"{self._name} of this object is fixed")
 
     def __delete__(self, obj: Any) -> None:
-        raise AttributeError("__deepcopy__ of this object is fixed")
+        raise AttributeError(f"{self._name} of this object is fixed")
 
 
-_NO_INSTANCE_DEEPCOPY = _NoInstanceDeepcopy()
+CLASS_ONLY_NAMES = ("__deepcopy__", "__reduce_ex__", "__reduce__")
+"""Names ``copy`` reads from an instance, answered from its class (``_ClassMethodOnly``)."""
+NEVER_COPIED = (
+    *ARRAY_INTERFACE_NAMES,
+    *CLASS_ONLY_NAMES,
+    "__getstate__",
+    "__getnewargs__",
+    "__getnewargs_ex__",
+)
+"""Names ``functools.update_wrapper`` never copies from the wrapped object's ``__dict__`` into the
+wrapper's: a wrapper that is not the tool's (a ``functools.partial``) has no descriptors for them,
+and ``copy`` and numpy read them from its ``__dict__``."""
 
 
-def close_instance_deepcopy(cls: type) -> None:
-    """Make ``cls`` answer None for ``__deepcopy__`` unless a class it derives from defines one (Enum, pydantic).
+def close_instance_methods(cls: type) -> None:
+    """Make ``cls`` answer ``CLASS_ONLY_NAMES`` from its class hierarchy, never from an instance's ``__dict__``.
 
     A ``typing.Protocol`` is left alone, as by ``close_array_interface``: a member it does not
-    declare would change what ``isinstance`` checks.
+    declare would change what ``isinstance`` checks (a class deriving from it gets its own).
     """
     if _class_dict(cls).get("_is_protocol"):
         return
-    if not any("__deepcopy__" in _class_dict(base) for base in cls.__mro__):
-        type.__setattr__(cls, "__deepcopy__", _NO_INSTANCE_DEEPCOPY)
+    for name in CLASS_ONLY_NAMES:
+        own = _class_dict(cls).get(name)
+        if not isinstance(own, _ClassMethodOnly):
+            type.__setattr__(cls, name, _ClassMethodOnly(name, own))
 
 
 def close_array_interface(cls: type) -> None:
@@ -1305,10 +1337,12 @@ def close_array_interface(cls: type) -> None:
             type.__setattr__(cls, name, _NO_ARRAY_INTERFACE)
 
 
-def close_copied_array_interface() -> None:
+def close_copied_specials() -> None:
     """``functools.update_wrapper`` (under ``lru_cache``, ``cache``, ``wraps``, ``contextmanager``, ...)
-    never copies an array interface from the wrapped object's ``__dict__`` into the wrapper's,
-    whose class (a function, a cache wrapper) cannot hold the descriptor. Idempotent."""
+    never copies a name of ``NEVER_COPIED`` from the wrapped object's ``__dict__`` into the
+    wrapper's, whose class (a function, a ``functools.partial``, a cache wrapper) cannot hold the
+    descriptors (a ``__reduce_ex__`` copied onto a partial made ``copy.copy`` of it call the
+    tool's). Idempotent."""
     original = functools.update_wrapper
     if getattr(original, "closes_array_interface", False):
         return
@@ -1322,7 +1356,7 @@ def close_copied_array_interface() -> None:
         result = original(wrapper, wrapped, assigned, updated)
         attributes = getattr(wrapper, "__dict__", None)
         if isinstance(attributes, dict):
-            for name in ARRAY_INTERFACE_NAMES:
+            for name in NEVER_COPIED:
                 attributes.pop(name, None)
         return result
 

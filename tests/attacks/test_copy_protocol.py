@@ -1,0 +1,192 @@
+"""The copy protocol's special methods come from the class, never from an instance's ``__dict__``.
+
+``copy.copy`` and ``copy.deepcopy`` (and ``dataclasses.asdict``/``replace`` and pydantic's deep
+copies, which call them) look ``__reduce_ex__``, ``__reduce__`` and ``__deepcopy__`` up on the
+object, where an entry of its ``__dict__`` wins over the method ``object`` defines. Tool code fills
+the ``__dict__`` of its own instances through ``vars()``, and ``functools.update_wrapper`` copied it
+into a ``functools.partial``'s. A ``__reduce_ex__`` there names any callable, and ``copy`` then
+calls ``y.__setstate__(state)`` on whatever it returned: on a numpy array with a memoryview over
+it, ``ndarray.__setstate__`` made it an object array at the same address, whose pointers the
+memoryview wrote (an outside review's escape, ``ESCAPE``, returned ``os.getuid()`` through the
+real ``eval``). A ``__deepcopy__`` there was handed the copy's memo.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime import Runtime
+from tests.attacks import assert_refused, attack
+
+ESCAPE = """
+import copy, dataclasses, functools
+import numpy as np
+
+
+class Box:
+    pass
+
+
+@dataclasses.dataclass
+class Holder:
+    box: object
+
+
+def tool() -> int:
+    holder = np.zeros(2, np.int64)
+    view = memoryview(holder).cast("B")
+    box = Box()
+    state = (1, (2,), np.dtype("O"), False, [1, 2])
+    vars(box)["__reduce_ex__"] = lambda protocol: (lambda: holder, (), state)
+    COPY
+    fields = (1 << 40, id(bytearray), 1 << 62, 1 << 62, 0, 0, 0)
+    fake = b"".join(field.to_bytes(8, "little") for field in fields)
+    view[0:16] = b"".join(p.to_bytes(8, "little") for p in [id(fake) + 32, id(holder[1])])
+    memory = holder[0]
+    address = int.from_bytes(bytes(memory[id(len) + 24 : id(len) + 32]), "little")
+    view[0:16] = b"".join(p.to_bytes(8, "little") for p in [id(fake) + 32, address])
+    real = holder[1]
+    return real.eval("__import__('os').getuid()", {"__builtins__": real})
+"""
+"""``holder`` becomes an object array under ``view`` once ``COPY`` has the copy call the box's
+``__reduce_ex__``; succeeding, the tool returns the worker's uid (an int, JSON)."""
+
+COPIES = {
+    "copy": "copy.copy(box)",
+    "deepcopy": "copy.deepcopy(box)",
+    "dataclasses-asdict": "dataclasses.asdict(Holder(box))",
+    "update-wrapper-onto-partial": "copy.copy(functools.update_wrapper(functools.partial(print), box))",
+    "wraps-a-partial": "copy.copy(functools.wraps(box)(functools.partial(print)))",
+}
+
+
+@pytest.mark.parametrize("copies", COPIES.values(), ids=COPIES.keys())
+def test_no_reducer_from_an_instance_dict_rebuilds_a_library_object(rt: Runtime, copies: str) -> None:
+    pytest.importorskip("numpy")
+    result = attack(rt, ESCAPE.replace("COPY", copies))
+    assert_refused(rt, result, "tool_error")  # the array stays numeric: indexing its scalar fails
+
+
+REDUCERS = """
+import copy, dataclasses, functools, types
+
+
+class Box:
+    pass
+
+
+def tool() -> list:
+    called = []
+    box = Box()
+    vars(box)["__reduce_ex__"] = lambda protocol: called.append("reduce_ex") or (types.SimpleNamespace, ())
+    vars(box)["__reduce__"] = lambda: called.append("reduce") or (types.SimpleNamespace, ())
+    vars(box)["__deepcopy__"] = lambda memo: called.append(sorted(map(type, memo.values()), key=str)) or box
+    copies = [copy.copy(box), copy.deepcopy(box), copy.copy(functools.update_wrapper(functools.partial(print), box))]
+    return [called, [type(c).__name__ for c in copies]]
+"""
+
+
+def test_copy_calls_no_special_method_of_an_instance_dict(rt: Runtime) -> None:
+    result = attack(rt, REDUCERS)
+    assert result.success, result.error
+    assert result.output == [[], ["Box", "Box", "partial"]]
+
+
+ENUM_MEMO = """
+import copy, enum
+
+
+class Kind(enum.Enum):
+    A = 1
+
+
+def tool() -> list:
+    seen = []
+    vars(Kind.A)["__deepcopy__"] = lambda memo: seen.append(len(memo)) or Kind.A
+    copy.deepcopy([Kind.A, {"a": [1]}])
+    return seen
+"""
+
+
+def test_no_deepcopy_memo_through_an_enum_members_dict(rt: Runtime) -> None:
+    """A class deriving from one that defines ``__deepcopy__`` (Enum, pydantic) was left open."""
+    result = attack(rt, ENUM_MEMO)
+    assert result.success, result.error
+    assert result.output == []
+
+
+COPIES_AS_IN_CPYTHON = """
+import collections, copy, dataclasses, enum
+from pydantic import BaseModel
+
+
+class Plain:
+    def __init__(self, items):
+        self.items = items
+
+
+class Slotted:
+    __slots__ = ("a",)
+
+    def __init__(self, a):
+        self.a = a
+
+
+class Ordered(collections.OrderedDict):
+    pass
+
+
+class Failure(ValueError):
+    pass
+
+
+class Kind(enum.Enum):
+    A = 1
+
+
+class Model(BaseModel):
+    tags: list[str] = []
+
+
+@dataclasses.dataclass
+class Row:
+    name: str
+    tags: list
+
+
+def tool() -> list:
+    plain = Plain([1, [2]])
+    error = Failure("bad", 1)
+    error.note = "n"
+    model = Model(tags=["x"])
+    shallow, deep = copy.copy(plain), copy.deepcopy(plain)
+    return [
+        shallow.items is plain.items, deep.items == plain.items and deep.items is not plain.items,
+        copy.copy(Slotted(3)).a, copy.deepcopy(Slotted([4])).a,
+        list(copy.copy(Ordered(a=1)).items()), type(copy.deepcopy(Ordered(b=2))).__name__,
+        copy.copy(error).args, copy.deepcopy(error).note, copy.copy(Kind.A) is Kind.A, copy.deepcopy(Kind.A) is Kind.A,
+        copy.deepcopy(model).tags, copy.copy(model) == model,
+        dataclasses.asdict(Row("r", [[1]])), dataclasses.replace(Row("r", []), name="s").name,
+    ]
+"""
+
+
+def test_copies_of_the_tools_objects_are_cpythons(rt: Runtime) -> None:
+    result = attack(rt, COPIES_AS_IN_CPYTHON)
+    assert result.success, result.error
+    assert result.output == [
+        True,
+        True,
+        3,
+        [4],
+        [["a", 1]],
+        "Ordered",
+        ["bad", 1],
+        "n",
+        True,
+        True,
+        ["x"],
+        True,
+        {"name": "r", "tags": [[1]]},
+        "s",
+    ]
