@@ -4,7 +4,9 @@
 code may not define, and ``module=`` makes the class claim another module (whose namespace
 ``typing.get_type_hints`` would then evaluate annotations in). ``install_enum_hook`` makes the
 functional API refuse both (always in a worker, elsewhere while tool code is on the stack), on
-one copy of the names it reads once; host code outside a worker keeps the API as it is.
+one copy of the names it reads once; host code outside a worker keeps the API as it is. The class
+it makes is checked as a class statement's (``guards.check_tool_class``): ``type=np.float64``
+would derive it from a library class past that library's attribute allowlist.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.language.guards import checks_apply, exact_str, is_allowed_attribute, refuse
+from sandbox.language.guards import check_tool_class, checks_apply, exact_str, is_allowed_attribute, refuse
 
 _hook_installed = False
 
@@ -63,14 +65,18 @@ def install_enum_hook() -> None:
     def checked_create(
         cls: Any, class_name: str, names: Any, *, module: Any = None, qualname: Any = None, **kwargs: Any
     ) -> Any:
-        if checks_apply():
+        checking = checks_apply()
+        if checking:
             if module is not None or qualname is not None:
                 refuse("Enum(..., module=, qualname=) is not allowed: an enum belongs to the tool")
             class_name = exact_str(class_name, "an enum name")
             names = _materialized(names)
             if isinstance(names, str):
                 _checked_string(names)
-        return original(cls, class_name, names, module=module, qualname=qualname, **kwargs)
+        created = original(cls, class_name, names, module=module, qualname=qualname, **kwargs)
+        if checking:  # as a class statement's: type= may not be a library class
+            check_tool_class(created, class_name)
+        return created
 
     enum.EnumType._create_ = checked_create  # type: ignore[method-assign]
     _hook_installed = True

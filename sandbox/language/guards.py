@@ -819,7 +819,7 @@ def guarded_type(*args: Any) -> type:
 def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -> Any:
     """``__build_class__`` for tool code: a class statement may not make a metaclass nor derive from a library class.
 
-    Every class it makes answers None for numpy's array interface (``close_array_interface``).
+    Every class it makes is checked and closed by ``check_tool_class``.
 
     A base that is ``type`` itself or a subclass of it (reached through ``__mro_entries__`` of
     ``type[int]`` or ``typing.Type``, whose origin is the real ``type``) would make the class a
@@ -828,24 +828,31 @@ def guarded_build_class(body: Any, name: Any, /, *bases: Any, **keywords: Any) -
     built is what is checked (bases resolved twice could differ).
     """
     cls = builtins.__build_class__(body, name, *bases, **keywords)
-    if isinstance(cls, type) and issubclass(cls, type):
+    if isinstance(cls, type):
+        check_tool_class(cls, name)
+    return cls
+
+
+def check_tool_class(cls: type, name: object) -> None:
+    """What every class tool code makes (a class statement, ``Enum``'s functional API) must be:
+    no metaclass and no library class among its bases; and it gets the descriptors closing numpy's
+    array interface and ``copy``'s special methods (``close_array_interface``, ``close_instance_methods``)."""
+    if issubclass(cls, type):
         refuse(
             "a class may not derive from type (a metaclass builds classes past the sandbox's rules);"
             " write ordinary classes"
         )
-    if isinstance(cls, type):
-        for base in cls.__mro__[
-            1:
-        ]:  # numpy's and protobuf's classes: an allowlist would refuse the subclass's names
-            rule = _rule_for_class(base)
-            if rule is not None and rule is not _CLASS and not rule.subclassable:
-                refuse(
-                    f"class {name!r} cannot derive from {_class_name(base)}: toolpen offers that library's"
-                    " classes to use, not to subclass"
-                )
-        close_array_interface(cls)
-        close_instance_methods(cls)
-    return cls
+    for base in cls.__mro__[
+        1:
+    ]:  # numpy's and protobuf's classes: an allowlist would refuse the subclass's names
+        rule = _rule_for_class(base)
+        if rule is not None and rule is not _CLASS and not rule.subclassable:
+            refuse(
+                f"class {name!r} cannot derive from {_class_name(base)}: toolpen offers that library's"
+                " classes to use, not to subclass"
+            )
+    close_array_interface(cls)
+    close_instance_methods(cls)
 
 
 class _GuardedTypeAlias(types.GenericAlias):

@@ -43,3 +43,19 @@ def test_through_the_runtime_the_call_fails_cleanly(rt: Runtime) -> None:
     )
     result = rt.call("sneaky", {})
     assert result.error is not None and result.error.kind == "policy" and result.error.line == 5
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "enum.Enum('E', [('A', 1.5)], type=np.float64)",
+        "enum.Enum('E', [('A', 1)], type=np.int64)",
+        "enum.Enum('E', [('A', 'x')], type=np.str_)",
+    ],
+)
+def test_the_functional_api_derives_from_no_library_class(call: str) -> None:
+    """``type=`` a numpy class made a subclass the class statement refuses, past numpy's attribute
+    allowlist (``member.base``, ``member.getfield``, ``member.dumps``)."""
+    pytest.importorskip("numpy")
+    with pytest.raises(PolicyViolation, match="cannot derive from"):
+        run_tool(f"import enum\nimport numpy as np\ndef tool():\n    return {call}.A.base\n")
