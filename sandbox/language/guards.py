@@ -1265,8 +1265,8 @@ _NO_ARRAY_INTERFACE = _NoArrayInterface()
 
 class _ClassMethodOnly:
     """A special method the ``copy`` module looks up on the instance (``__deepcopy__``, ``__reduce_ex__``,
-    ``__reduce__``), answered from the class only: never from an instance's ``__dict__`` (which ``vars()``
-    hands out) nor its ``__getattr__``; None where no class defines it.
+    ``__reduce__``, ``__getstate__``), answered from the class only: never from an instance's
+    ``__dict__`` (which ``vars()`` hands out) nor its ``__getattr__``; None where no class defines it.
 
     ``copy.copy`` and ``copy.deepcopy`` (and ``dataclasses.asdict``, ``replace``, pydantic's deep copies)
     call a ``__reduce_ex__`` found there and rebuild the copy from what it returns: any callable and
@@ -1274,7 +1274,9 @@ class _ClassMethodOnly:
     that callable returned, a library object included (``ndarray.__setstate__`` turned an array with
     a memoryview over it into an object array, whose pointers the view then wrote: the real
     builtins). A ``__deepcopy__`` found there is handed the copy's memo, which by then holds copies
-    (and the originals) of the private state of host objects copied before it. A class body cannot
+    (and the originals) of the private state of host objects copied before it. A ``__getstate__``
+    found there set any attribute of the copy, ``__class__`` included (a tool object became a
+    host class's instance with private attributes of the tool's choosing). A class body cannot
     define these names; this data descriptor wins over the instance's ``__dict__`` and over
     ``__getattr__``, and answers what the class and its bases define, as CPython would without them.
     """
@@ -1303,12 +1305,11 @@ class _ClassMethodOnly:
         raise AttributeError(f"{self._name} of this object is fixed")
 
 
-CLASS_ONLY_NAMES = ("__deepcopy__", "__reduce_ex__", "__reduce__")
+CLASS_ONLY_NAMES = ("__deepcopy__", "__reduce_ex__", "__reduce__", "__getstate__")
 """Names ``copy`` reads from an instance, answered from its class (``_ClassMethodOnly``)."""
 NEVER_COPIED = (
     *ARRAY_INTERFACE_NAMES,
     *CLASS_ONLY_NAMES,
-    "__getstate__",
     "__getnewargs__",
     "__getnewargs_ex__",
 )

@@ -108,6 +108,28 @@ def tool() -> list:
 """
 
 
+GETSTATE = """
+import copy, json
+
+
+class Box:
+    pass
+
+
+def tool() -> str:
+    box = Box()
+    vars(box)["__getstate__"] = lambda: (None, {"__class__": json.JSONEncoder, "_private": 1})
+    return type(copy.copy(box)).__name__
+"""
+
+
+def test_no_state_from_an_instance_dict_sets_the_copys_class(rt: Runtime) -> None:
+    """A ``__getstate__`` from ``vars()`` made the copy a host class's instance with private attributes set."""
+    result = attack(rt, GETSTATE)
+    assert result.success, result.error
+    assert result.output == "Box"
+
+
 def test_no_deepcopy_memo_through_an_enum_members_dict(rt: Runtime) -> None:
     """A class deriving from one that defines ``__deepcopy__`` (Enum, pydantic) was left open."""
     result = attack(rt, ENUM_MEMO)
