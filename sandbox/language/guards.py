@@ -1263,7 +1263,7 @@ ARRAY_INTERFACE_NAMES = ("__array_interface__", "__array_struct__")
 _NO_ARRAY_INTERFACE = _NoArrayInterface()
 
 
-class _ClassMethodOnly:
+class ClassMethodOnly:
     """A special method the ``copy`` module looks up on the instance (``__deepcopy__``, ``__reduce_ex__``,
     ``__reduce__``, ``__getstate__``), answered from the class only: never from an instance's
     ``__dict__`` (which ``vars()`` hands out) nor its ``__getattr__``; None where no class defines it.
@@ -1291,7 +1291,7 @@ class _ClassMethodOnly:
         kind = type(obj) if owner is None else owner
         for base in kind.__mro__:
             value = _class_dict(base).get(self._name)
-            if isinstance(value, _ClassMethodOnly):
+            if isinstance(value, ClassMethodOnly):
                 value = value._own
             if value is not None:
                 getter = getattr(type(value), "__get__", None)
@@ -1306,7 +1306,7 @@ class _ClassMethodOnly:
 
 
 CLASS_ONLY_NAMES = ("__deepcopy__", "__reduce_ex__", "__reduce__", "__getstate__")
-"""Names ``copy`` reads from an instance, answered from its class (``_ClassMethodOnly``)."""
+"""Names ``copy`` reads from an instance, answered from its class (``ClassMethodOnly``)."""
 NEVER_COPIED = (
     *ARRAY_INTERFACE_NAMES,
     *CLASS_ONLY_NAMES,
@@ -1328,8 +1328,8 @@ def close_instance_methods(cls: type) -> None:
         return
     for name in CLASS_ONLY_NAMES:
         own = _class_dict(cls).get(name)
-        if not isinstance(own, _ClassMethodOnly):
-            type.__setattr__(cls, name, _ClassMethodOnly(name, own))
+        if not isinstance(own, ClassMethodOnly):
+            type.__setattr__(cls, name, ClassMethodOnly(name, own))
 
 
 def close_array_interface(cls: type) -> None:

@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from runtime.errors import PolicyViolation
+from sandbox.language import guards
 from tests.attacks import holds_real_builtins, run_tool
 
 LIARS = """
@@ -145,7 +146,8 @@ def test_names_are_exact_strings(source: str) -> None:
     except (PolicyViolation, TypeError):
         return
     assert not holds_real_builtins(result), result
-    assert not isinstance(result, type) or "__reduce_ex__" not in vars(result), result
+    reducer = vars(result).get("__reduce_ex__") if isinstance(result, type) else None
+    assert reducer is None or isinstance(reducer, guards.ClassMethodOnly), result  # not the tool's
 
 
 def test_a_str_subclass_that_tells_the_truth_still_works() -> None:
