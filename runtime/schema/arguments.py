@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from runtime.errors import InvalidArguments
+from runtime.schema.quick_accept import arguments_check
 
 if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
 
@@ -34,7 +36,9 @@ class ArgumentValidator:
     """One tool's parameters schema, compiled once; call it with the arguments of each call."""
 
     def __init__(self, parameters: dict[str, Any]) -> None:
+        self.parameters = parameters
         self.properties: dict[str, Any] = parameters.get("properties", {})
+        self.names = frozenset(self.properties)
         # strict-mode models send null for "absent": dropped for optional parameters that refuse it
         required = set(parameters.get("required", ()))
         self.null_means_absent = frozenset(
@@ -42,10 +46,15 @@ class ArgumentValidator:
             for name, schema in self.properties.items()
             if name not in required and not _accepts_null(schema)
         )
-        # 0.1 s to import: paid by the first call, not at start-up
+        self.certainly_valid = arguments_check(parameters)
+        """Accepts most calls at once; jsonschema decides the others and words their errors."""
+
+    @cached_property
+    def validator(self) -> Draft202012Validator:
+        """The full check (0.1 s to import: paid by the first call that needs it, not at start-up)."""
         from jsonschema import Draft202012Validator
 
-        self.validator = Draft202012Validator(parameters, format_checker=Draft202012Validator.FORMAT_CHECKER)
+        return Draft202012Validator(self.parameters, format_checker=Draft202012Validator.FORMAT_CHECKER)
 
     def __call__(self, args: Any) -> dict[str, Any]:
         """The arguments to call with if ``args`` fit; else ``InvalidArguments`` naming the parameter."""
@@ -56,10 +65,12 @@ class ArgumentValidator:
             for key, value in args.items()
             if value is not None or key not in self.null_means_absent
         }
-        unknown = sorted(set(args) - set(self.properties))
-        if unknown:
+        if not self.names.issuperset(args):
+            unknown = sorted(set(args) - self.names)
             expected = ", ".join(self.properties) or "none"
             raise InvalidArguments(f"unknown argument(s): {', '.join(unknown)}; expected: {expected}")
+        if self.certainly_valid is not None and self.certainly_valid(args):
+            return args
         errors = sorted(self.validator.iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
             raise InvalidArguments("; ".join(_describe(error) for error in errors[:5]))
