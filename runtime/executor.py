@@ -278,8 +278,7 @@ class Executor:
         remaining = invocation.remaining()
         if remaining <= 0:
             raise Timeout("the call's deadline passed before this step could start")
-        if remaining < limits.wall_time:
-            limits = limits.merged({"wall_time": remaining, "cpu_time": min(limits.cpu_time, remaining)})
+        limits = limits.within(remaining)
         job = {**job, "context": snapshot, "walls": self.walls}
 
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
