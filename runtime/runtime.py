@@ -352,7 +352,10 @@ class Runtime:
             user_id or self.user_id,
             idempotent=tool.options.idempotent,
             wall_time=self.executor.limits_for(tool).wall_time,
-            shared_scopes=call_scopes(self.registry, self.hooks, tool=tool),
+            # read from the code only for a session call: an ephemeral one locks and stores nothing
+            shared_scopes=frozenset()
+            if session_id is None
+            else call_scopes(self.registry, self.hooks, tool=tool),
             lock_wait=lock_wait,
         )
 
