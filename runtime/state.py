@@ -136,7 +136,11 @@ class StateDelta:
         return result
 
     def then(self, later: StateDelta) -> StateDelta:
-        """One delta with the effect of this one followed by ``later``."""
+        """One delta with the effect of this one followed by ``later`` (one of them when the other is empty)."""
+        if not later:
+            return self
+        if not self:
+            return later
         later_deleted = set(later.deleted)
         changed = {k: v for k, v in self.set.items() if k not in later_deleted}
         changed.update(later.set)
