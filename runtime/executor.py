@@ -115,7 +115,9 @@ class Trail:
         self.logs: list[str] = []
 
     def snapshot(self) -> dict[str, Any]:
-        """The context snapshot with every change so far applied."""
+        """The context snapshot with every change so far applied (``base`` itself before any)."""
+        if not self.delta and isinstance(self.base.get("state"), dict):
+            return self.base
         return {**self.base, "state": self.delta.apply_to(self.base.get("state") or {})}
 
     def absorb(self, reply: WorkerReply) -> None:

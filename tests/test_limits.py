@@ -116,3 +116,17 @@ def test_an_output_flood_is_truncated_with_a_note(pool):
 def test_a_huge_result_is_output_too_large(pool):
     done = check(pool, "def big():\n    return 'x' * 20000\n", "output_too_large")
     assert "20002 bytes" in done.error.message
+
+
+def test_a_steps_limits_stay_within_its_calls_remaining_time():
+    limits = Limits(wall_time=10.0, cpu_time=3.0, memory=64 * MiB)
+    assert limits.within(20.0) is limits
+    assert limits.within(5.0) == Limits(wall_time=5.0, cpu_time=3.0, memory=64 * MiB)
+    clipped = limits.within(2.0)
+    assert clipped == Limits(wall_time=2.0, cpu_time=2.0, memory=64 * MiB)
+    assert clipped.to_dict() == {**limits.to_dict(), "wall_time": 2.0, "cpu_time": 2.0}
+    with pytest.raises(AttributeError):
+        clipped.wall_time = 30.0  # still frozen
+    assert limits.merged({"output": 10}).output == 10
+    with pytest.raises(ValueError, match="unknown limit"):
+        limits.merged({"walltime": 1.0})
