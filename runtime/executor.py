@@ -24,7 +24,7 @@ from runtime.callbacks import Hook
 from runtime.errors import BudgetExceeded, OutputTooLarge, PolicyViolation, Timeout, ToolFailed, ToolpenError
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
-from runtime.state import StateDelta
+from runtime.state import NO_CHANGE, StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import WallsMode
 
@@ -111,7 +111,7 @@ class Trail:
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
         self.base = snapshot
-        self.delta = StateDelta()
+        self.delta = NO_CHANGE
         self.logs: list[str] = []
 
     def snapshot(self) -> dict[str, Any]:

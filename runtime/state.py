@@ -79,11 +79,13 @@ class StateDelta:
     def from_dict(cls, data: dict[str, Any] | None) -> StateDelta:
         """Read the JSON shape (``None`` is the empty delta); raises ``InvalidState`` if malformed."""
         if data is None:
-            return cls()
+            return NO_CHANGE
         if not isinstance(data, dict) or set(data) - {"set", "deleted"}:
             raise InvalidState('a state delta is {"set": {...}, "deleted": [...]}')
         to_set = data.get("set") or {}
         deleted = data.get("deleted") or []
+        if not to_set and not deleted:
+            return NO_CHANGE
         if not isinstance(to_set, dict) or not all(isinstance(k, str) for k in to_set):
             raise InvalidState("state delta 'set' must map string keys to values")
         if not isinstance(deleted, list) or not all(isinstance(k, str) for k in deleted):
@@ -158,3 +160,7 @@ class StateDelta:
             for key, value in self.set.items():
                 encode_json(value, f"state key {key!r}")
             raise
+
+
+NO_CHANGE = StateDelta()
+"""The empty delta, shared (a delta is never changed once made): most calls change nothing."""
