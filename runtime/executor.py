@@ -276,12 +276,14 @@ class Executor:
     def _in_worker(
         self, job: dict[str, Any], limits: Limits, snapshot: dict[str, Any], invocation: Invocation
     ) -> WorkerReply:
-        """Run one job in a sandbox worker within the invocation's deadline."""
+        """Run one job (a dict of the caller's own, completed here) in a sandbox worker within the
+        invocation's deadline."""
         remaining = invocation.remaining()
         if remaining <= 0:
             raise Timeout("the call's deadline passed before this step could start")
         limits = limits.within(remaining)
-        job = {**job, "context": snapshot, "walls": self.walls}
+        job["context"] = snapshot
+        job["walls"] = self.walls
 
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)

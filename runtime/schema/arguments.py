@@ -60,11 +60,13 @@ class ArgumentValidator:
         """The arguments to call with if ``args`` fit; else ``InvalidArguments`` naming the parameter."""
         if not isinstance(args, dict):
             raise InvalidArguments(f"arguments must be a JSON object, not {type(args).__name__}")
-        args = {
-            key: value
-            for key, value in args.items()
-            if value is not None or key not in self.null_means_absent
-        }
+        args = dict(args)
+        if self.null_means_absent and None in args.values():
+            args = {
+                key: value
+                for key, value in args.items()
+                if value is not None or key not in self.null_means_absent
+            }
         if not self.names.issuperset(args):
             unknown = sorted(set(args) - self.names)
             expected = ", ".join(self.properties) or "none"

@@ -13,6 +13,7 @@ knows exact built-in types only (a subclass, a float for ``integer``, a ``format
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 Check = Callable[[Any], bool]
@@ -43,8 +44,7 @@ def value_check(schema: Any) -> Check | None:
         kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not all(isinstance(kind, str) and kind in _TYPES for kind in kinds):
             return None
-        allowed = frozenset(python for kind in kinds for python in _TYPES[kind])
-        checks.append(lambda value: type(value) in allowed)
+        checks.append(_type_check(frozenset(kinds)))
     if "enum" in schema:
         members = schema["enum"]
         if not isinstance(members, list) or not all(type(member) is str for member in members):
@@ -70,6 +70,12 @@ def value_check(schema: Any) -> Check | None:
     if len(checks) == 1:
         return checks[0]
     return lambda value: all(check(value) for check in checks)
+
+
+@cache  # one check per set of types, shared by every parameter of that type
+def _type_check(kinds: frozenset[str]) -> Check:
+    allowed = frozenset(python for kind in kinds for python in _TYPES[kind])
+    return lambda value: type(value) in allowed
 
 
 def arguments_check(parameters: dict[str, Any]) -> Callable[[dict[str, Any]], bool] | None:
