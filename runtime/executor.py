@@ -13,9 +13,9 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
+import os
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -318,7 +318,7 @@ class Executor:
         tool = self.registry.get(name)
         args = tool.arguments(params.get("args") or {})
         nested = dict(snapshot, state=params.get("state", snapshot.get("state", {})))
-        nested["function_call_id"] = f"call_{uuid.uuid4().hex[:16]}"
+        nested["function_call_id"] = f"call_{os.urandom(8).hex()}"
         with invocation.nested_call():
             outcome = self.run(tool, args, nested, invocation)
         if not outcome.success:

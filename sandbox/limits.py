@@ -41,7 +41,9 @@ class Limits:
             return self
         # once per call: a copy of the fields, not a run of the frozen __init__
         clipped = object.__new__(type(self))
-        vars(clipped).update(vars(self), wall_time=seconds, cpu_time=min(self.cpu_time, seconds))
+        vars(clipped).update(
+            vars(self), wall_time=seconds, cpu_time=seconds if seconds < self.cpu_time else self.cpu_time
+        )
         return clipped
 
     def to_dict(self) -> dict[str, Any]:
