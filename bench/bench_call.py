@@ -134,9 +134,7 @@ def main() -> None:
                 f"toolpen rt.call, {mode}, back to back",
                 timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2})),
             )
-            if (
-                not reuse
-            ):  # before the 8 threads, whose burst leaves extra ready workers sharing the zygote's pages
+            if not reuse:  # at rest: its size ready, none in flight or exiting (more sharers lower the PSS)
                 time.sleep(0.5)
                 rss, pss = idle_worker_memory(rt.pool)
                 results["idle worker RSS MiB"], results["idle worker PSS MiB"] = rss / 1024, pss / 1024

@@ -88,8 +88,8 @@ def round_trips(pause: float) -> list[float]:
 
 
 def idle_worker_memory(pool: WorkerPool) -> tuple[int, int]:
-    """(RSS, PSS) in KiB of one ready worker (its PSS depends on how many share the zygote's pages:
-    measure a pool holding its ``size`` ready workers, not one a burst left with more)."""
+    """(RSS, PSS) in KiB of one ready worker (its PSS depends on how many processes share the
+    zygote's pages: measure a pool at rest)."""
     pid = str(pool._zygote.process.pid)
     while True:  # down from the zygote (in the jail, from bubblewrap) to its last child, a ready worker
         with open(f"/proc/{pid}/task/{pid}/children") as children:
@@ -120,9 +120,7 @@ def main() -> None:
                 pool.run(JOB, LIMITS, no_rpc)
             for pause, label in ((0.005, "paced 5 ms"), (0.0, "back to back")):
                 report(f"{'reuse' if reuse else 'single-use'}, {label}", latencies(pool, pause))
-            if (
-                not reuse
-            ):  # before the 8 threads, whose burst leaves extra ready workers sharing the zygote's pages
+            if not reuse:  # at rest: its size ready, none in flight or exiting (more sharers lower the PSS)
                 time.sleep(0.5)
                 rss, pss = idle_worker_memory(pool)
                 print(f"{'  idle worker RSS / PSS (MiB)':<34} {rss / 1024:8.1f} {pss / 1024:8.1f}")
