@@ -1,8 +1,9 @@
 """The host's share of a call: ``rt.call`` minus ``WorkerPool.run``, paced and in instructions.
 
 - ``python bench/bench_host.py``: a trivial single-use call, one every 5 ms, alternately through
-  ``rt.call`` and straight through ``rt.pool.run`` (the same job), in one process; p50 of wall and
-  CPU time of each, and their difference: what the host adds around the worker's exchange.
+  ``rt.call`` and straight through ``rt.pool.run`` with the job and limits ``rt.call`` sent (taken
+  from one call), in one process; p50 of wall and CPU time of each, and their difference: what
+  the host adds around the worker's exchange.
 - ``python bench/bench_host.py --stand-in N``: N calls whose pool answers at once with the
   worker's reply (no worker), for instruction counts that load does not move:
   ``valgrind --tool=callgrind python bench/bench_host.py --stand-in 0`` and ``... 2000``; the
@@ -35,10 +36,27 @@ class StandIn:
         return WorkerReply.decode(DONE)
 
 
+class Recorder:
+    """Passes calls on to the pool, keeping the last job and limits."""
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+        self.sent: tuple[dict[str, Any], Limits] | None = None
+
+    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> WorkerReply:
+        self.sent = (job, limits)
+        return self.pool.run(job, limits, rpc)
+
+
 def paced(rt: Runtime, rounds: int) -> None:
-    job = {"source": TRIVIAL, "entry": "add", "args": ARGS, "context": {"state": {}}, "walls": rt.walls}
+    recorder = Recorder(rt.pool)
+    rt.executor.pool = recorder  # type: ignore[assignment]
+    rt.call("add", ARGS)
+    rt.executor.pool = rt.pool
+    assert recorder.sent is not None
+    job, limits = recorder.sent
     samples: dict[str, list[tuple[float, float]]] = {"rt.call": [], "pool.run": []}
-    calls = {"rt.call": lambda: rt.call("add", ARGS), "pool.run": lambda: rt.pool.run(job, rt.limits, None)}
+    calls = {"rt.call": lambda: rt.call("add", ARGS), "pool.run": lambda: rt.pool.run(job, limits, None)}
     for _ in range(rounds):
         for label, call in calls.items():
             cpu, wall = time.thread_time(), time.perf_counter()
