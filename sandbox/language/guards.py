@@ -1345,6 +1345,40 @@ def close_array_interface(cls: type) -> None:
             type.__setattr__(cls, name, _NO_ARRAY_INTERFACE)
 
 
+def close_copy_reconstruct() -> None:
+    """``copy.copy``/``deepcopy`` keep a copy of the original's class: ``copy._reconstruct`` rebuilds an
+    object by calling what its reducer names, then writes the original's state into the result
+    (``y.__setstate__``, ``y.__dict__.update``, ``setattr``, ``append``, ``[key] =``). What that call
+    returns must be of the original's class (or a subclass; ``__mro__``, not ``isinstance``, which
+    ``ABC.register`` answers): a tool class's ``__new__`` that returned another object (a function)
+    had the copy write any attribute into it (numpy's array interface: raw memory), and a method
+    whose function the tool renamed rebuilt as ``getattr(obj, name)`` read any attribute
+    (``__traceback__``). Under the checks only (``checks_apply``); idempotent."""
+    original = copy._reconstruct  # type: ignore[attr-defined]
+    if getattr(original, "keeps_the_class", False):
+        return
+
+    def _reconstruct(
+        x: Any, memo: Any, func: Callable[..., Any], args: Any, *rest: Any, **options: Any
+    ) -> Any:
+        if not checks_apply():
+            return original(x, memo, func, args, *rest, **options)
+
+        def rebuild(*arguments: Any) -> Any:
+            result = func(*arguments)
+            if type(x) not in type(result).__mro__:
+                refuse(
+                    f"copy: rebuilding a {_class_name(type(x))} gave a {_class_name(type(result))};"
+                    " a copy is of its original's class"
+                )
+            return result
+
+        return original(x, memo, rebuild, args, *rest, **options)
+
+    _reconstruct.keeps_the_class = True  # type: ignore[attr-defined]
+    copy._reconstruct = _reconstruct  # type: ignore[attr-defined]
+
+
 def close_copied_specials() -> None:
     """``functools.update_wrapper`` (under ``lru_cache``, ``cache``, ``wraps``, ``contextmanager``, ...)
     never copies a name of ``NEVER_COPIED`` from the wrapped object's ``__dict__`` into the

@@ -214,6 +214,7 @@ def install_process_hooks(*, worker: bool = False) -> None:
     for base in (pydantic.BaseModel, enum.Enum):  # their attributes (extra fields, members) hold tool values
         guards.close_array_interface(base)
     guards.close_copied_specials()
+    guards.close_copy_reconstruct()
     install_forward_ref_hook()
     install_pydantic_hook()
     install_enum_hook()

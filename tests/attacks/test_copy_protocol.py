@@ -212,3 +212,88 @@ def test_copies_of_the_tools_objects_are_cpythons(rt: Runtime) -> None:
         {"name": "r", "tags": [[1]]},
         "s",
     ]
+
+
+SWAPPED = """
+import copy, decimal
+import numpy as np
+
+SWAP = []
+
+
+class Boom(Exception):
+    def __new__(cls, *args):
+        if SWAP:
+            return SWAP[0]
+        return super().__new__(cls, *args)
+
+
+def tool() -> int:
+    holder = np.arange(2) + decimal.Decimal(1)  # an object array
+    data = read(id(holder) + 16)  # PyArrayObject.data
+    address = read(id(len) + 24)  # len's m_self: the builtins module
+    window(data, writable=True)[0] = address
+    real = holder[0]
+    return real.eval("__import__('os').getuid()", {"__builtins__": real})
+
+
+def window(address, writable=False):
+    def target():
+        return None
+
+    boom = Boom()
+    interface = {"data": (address, not writable), "typestr": "<u8", "shape": (1,), "version": 3}
+    vars(boom)["__array_interface__"] = interface
+    SWAP.append(target)
+    copy.copy(boom)  # Boom(*args) answers target, and the copy writes boom's __dict__ into it
+    SWAP.clear()
+    return np.asarray(target)
+
+
+def read(address):
+    return int(window(address)[0])
+"""
+"""A tool class's ``__new__`` answers another object when ``copy`` rebuilds its instance: the copy
+wrote the instance's ``__dict__`` (an array interface over any address) into a function."""
+
+
+def test_a_copy_writes_no_state_into_an_object_of_another_class(rt: Runtime) -> None:
+    pytest.importorskip("numpy")
+    result = attack(rt, SWAPPED)
+    assert_refused(rt, result, "policy")
+    assert result.error is not None and "a copy is of its original's class" in result.error.message
+
+
+RENAMED = """
+import copy
+
+
+class Boom(Exception):
+    def peek(self):
+        return None
+
+
+def tool() -> str:
+    try:
+        raise Boom("x")
+    except Boom as caught:
+        boom = caught
+    Boom.peek.__name__ = "__traceback__"
+    return type(copy.copy(boom.peek)).__name__  # a method copies as getattr(its self, its name)
+"""
+
+
+def test_a_copied_method_reads_no_attribute_the_guards_refuse(rt: Runtime) -> None:
+    result = attack(rt, RENAMED)
+    assert_refused(rt, result, "policy")
+
+
+def test_methods_and_iterators_still_copy(rt: Runtime) -> None:
+    source = (
+        "import copy\nclass C:\n    def m(self):\n        return 7\n"
+        "def tool() -> list:\n    c = C()\n    it = iter([1, 2, 3])\n    next(it)\n"
+        "    return [copy.copy(c.m)(), list(copy.copy(it)), list(copy.deepcopy(iter((4, 5))))]\n"
+    )
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == [7, [2, 3], [4, 5]]
