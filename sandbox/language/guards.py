@@ -853,6 +853,40 @@ def check_tool_class(cls: type, name: object) -> None:
             )
     close_array_interface(cls)
     close_instance_methods(cls)
+    _check_new_results(cls)
+
+
+NEW_RESULTS = (int, float, complex, str, bytes, bool, type(None), tuple, frozenset)
+"""What a tool class's ``__new__`` may return besides the tool's own objects: immutable values."""
+
+
+def _check_new_results(cls: type) -> None:
+    """A ``__new__`` the class defines returns the tool's own objects (or an immutable value) only.
+
+    Library code that makes an instance calls ``cls.__new__(cls)`` and then writes into what it got:
+    pydantic's ``__copy__`` sets its ``__dict__``, ``copy`` its state. A ``__new__`` answering a
+    function had pydantic's ``model_copy`` give the function a ``__dict__`` holding numpy's array
+    interface (raw memory: the real builtins), and one answering an array had ``copy`` call
+    ``ndarray.__setstate__``. Whatever the class holds as ``__new__`` (a function, a classmethod,
+    a ``functools.partial``) is called as CPython would, through its descriptor, then checked.
+    """
+    original = _class_dict(cls).get("__new__")
+    if original is None or getattr(original, "checks_new_results", False):
+        return  # none of its own: an inherited one is checked already
+
+    def __new__(kind: type, *args: Any, **kwargs: Any) -> Any:
+        getter = getattr(type(original), "__get__", None)
+        made = (original if getter is None else getter(original, None, kind))(kind, *args, **kwargs)
+        if not (kind in type(made).__mro__ or is_tool_class(type(made)) or type(made) in NEW_RESULTS):
+            refuse(
+                f"{_class_name(kind)}.__new__ returned a {_class_name(type(made))}: a class's __new__ returns"
+                " the tool's own objects (or an immutable value) only"
+            )
+        return made
+
+    checked = staticmethod(__new__)
+    checked.checks_new_results = True  # type: ignore[attr-defined]
+    type.__setattr__(cls, "__new__", checked)
 
 
 class _GuardedTypeAlias(types.GenericAlias):

@@ -261,7 +261,8 @@ def test_a_copy_writes_no_state_into_an_object_of_another_class(rt: Runtime) -> 
     pytest.importorskip("numpy")
     result = attack(rt, SWAPPED)
     assert_refused(rt, result, "policy")
-    assert result.error is not None and "a copy is of its original's class" in result.error.message
+    message = result.error.message if result.error is not None else ""
+    assert "__new__ returned a function" in message or "a copy is of its original's class" in message
 
 
 RENAMED = """
@@ -297,3 +298,122 @@ def test_methods_and_iterators_still_copy(rt: Runtime) -> None:
     result = attack(rt, source)
     assert result.success, result.error
     assert result.output == [7, [2, 3], [4, 5]]
+
+
+MODEL_SWAPPED = (
+    SWAPPED.replace(
+        "class Boom(Exception):",
+        "from pydantic import BaseModel\n\n\nclass Boom(BaseModel):\n    a: int = 0\n",
+    )
+    .replace("return super().__new__(cls, *args)", "return super().__new__(cls)")
+    .replace("copy.copy(boom)", "boom.model_copy()")
+)
+"""The same through pydantic: its ``__copy__`` calls ``cls.__new__(cls)`` and sets the ``__dict__`` of what it got."""
+
+
+def test_pydantic_writes_no_dict_into_what_a_new_answered(rt: Runtime) -> None:
+    pytest.importorskip("numpy")
+    result = attack(rt, MODEL_SWAPPED)
+    assert_refused(rt, result, "policy")
+    assert result.error is not None and "__new__ returned a function" in result.error.message
+
+
+NEW_KINDS = """
+import functools
+from pydantic import BaseModel
+
+SWAP = []
+
+
+def tool() -> list:
+    out = []
+
+    def target():
+        return None
+
+    for kind in (ByClassmethod, ByPartial):
+        item = kind()
+        SWAP.append(target)
+        try:
+            out.append(type(item.model_copy()).__name__)
+        except Exception as error:
+            out.append(type(error).__name__)
+        SWAP.clear()
+    return out
+
+
+class ByClassmethod(BaseModel):
+    a: int = 0
+
+    @classmethod
+    def __new__(klass, *args, **kwargs):
+        return SWAP[0] if SWAP else super().__new__(klass)
+
+
+def swapper(cls, *args, **kwargs):
+    return SWAP[0] if SWAP else object.__new__(cls)
+
+
+class ByPartial(BaseModel):
+    a: int = 0
+    __new__ = functools.partial(swapper)
+"""
+
+
+def test_every_kind_of_new_is_checked(rt: Runtime) -> None:
+    """A classmethod or a ``functools.partial`` as ``__new__`` is called through its descriptor and checked too."""
+    result = attack(rt, NEW_KINDS)
+    assert result.success, result.error
+    assert result.output == ["PolicyViolation", "PolicyViolation"]
+
+
+def test_ordinary_news_still_work(rt: Runtime) -> None:
+    source = """
+import collections, enum
+from typing import NamedTuple
+
+
+def tool() -> list:
+    return [Single() is Single(), Small(3), Upper("ab"), Kind(1).name, Kind["B"].value, Point(1, 2)._asdict(),
+            Pair(3, 4).x, copy_of(Single())]
+
+
+def copy_of(item):
+    import copy
+    return copy.copy(item) is item or type(copy.copy(item)).__name__
+
+
+class Single:
+    made = []
+
+    def __new__(cls):
+        if not cls.made:
+            cls.made.append(super().__new__(cls))
+        return cls.made[0]
+
+
+class Small:
+    def __new__(cls, n):
+        return n * 2
+
+
+class Upper(str):
+    def __new__(cls, text):
+        return super().__new__(cls, text.upper())
+
+
+class Kind(enum.Enum):
+    A = 1
+    B = 2
+
+
+class Point(NamedTuple):
+    x: int
+    y: int
+
+
+Pair = collections.namedtuple("Pair", "x y")
+"""
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == [True, 6, "AB", "A", 2, {"x": 1, "y": 2}, 3, True]
