@@ -57,6 +57,9 @@ def _ces_event(event: Any) -> Any:
 
 _SNAPSHOT_EVENTS = Context.__dict__["events"]
 """The plain context's ``events`` slot: the snapshot's JSON events, converted only when read."""
+_SNAPSHOT_USER_CONTENT = Context.__dict__["user_content"]
+"""The plain context's ``user_content`` slot: the snapshot's JSON, converted only when read."""
+_UNREAD = object()
 
 
 class CallbackContext(Context):
@@ -65,17 +68,32 @@ class CallbackContext(Context):
     ``variables`` is the same mapping as ``state``. Writes go to the session like a tool's.
     """
 
-    __slots__ = ("variables", "_ces_events", "_host")
+    __slots__ = ("variables", "_ces_events", "_ces_user_content", "_host")
     variables: Any
 
     def __init__(self, snapshot: dict[str, Any], rpc: Rpc | None = None) -> None:
         super().__init__(snapshot)
         set_slot = object.__setattr__
         set_slot(self, "variables", self.state)
-        set_slot(self, "user_content", _as_model(Content, snapshot.get("user_content")))
+        set_slot(self, "_ces_user_content", _UNREAD)
         set_slot(self, "_ces_events", None)
         # a session call's snapshot has no events: they are asked from the host on first use
         set_slot(self, "_host", None if "events" in snapshot else rpc)
+
+    @property  # type: ignore[override]
+    def user_content(self) -> Any:
+        """The user's message as a ``Content``, read on first use (most tools never read it, and
+        reading it into pydantic costs a single-use call a tenth of a millisecond or more)."""
+        content = object.__getattribute__(self, "_ces_user_content")
+        if content is _UNREAD:
+            content = _as_model(Content, _SNAPSHOT_USER_CONTENT.__get__(self))
+            object.__setattr__(self, "_ces_user_content", content)
+        return content
+
+    @user_content.setter
+    def user_content(self, raw: Any) -> None:
+        # only the plain context's __init__ sets it (tool code meets Context.__setattr__ first)
+        _SNAPSHOT_USER_CONTENT.__set__(self, raw)
 
     @property  # type: ignore[override]
     def events(self) -> list[Any]:
