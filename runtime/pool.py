@@ -329,7 +329,8 @@ class WorkerPool:
         except IsolationUnavailable as exc:
             self._weaken("seccomp", exc.message)
             self._seccomp = b""
-        self._ready: queue.Queue[_Worker] = queue.Queue()
+        # last in, first out: the worker prepared last is the one whose pages are likeliest still cached
+        self._ready: queue.Queue[_Worker] = queue.LifoQueue()
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
         self._lock = threading.Lock()
