@@ -49,6 +49,7 @@ from runtime.jail import (
 from runtime.state import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import (
+    FORK_REQUEST,
     MAX_CONCURRENT_RPCS,
     WRITABLE_HOOK_VALUES,
     ProtocolError,
@@ -232,9 +233,10 @@ class _Zygote:
         self.stderr.seek(0)
         return self.stderr.read().decode(errors="replace").strip()[-2000:]
 
-    def send(self, message: dict[str, Any]) -> None:
+    def request_fork(self, *, reuse: bool, retired: int = 0) -> None:
+        """Ask for one more worker; ``retired``, the pid of a worker the pool is done with, is killed."""
         with self._send_lock:
-            self.control.send(encode(message))
+            self.control.send(FORK_REQUEST.pack(b"fork", reuse, retired))
 
     def warm(self, source: str, walls: WallsMode) -> int:
         """Ask the zygote to warm a tool; the number to ``wait_warmed`` for."""
@@ -405,7 +407,7 @@ class WorkerPool:
             zygote.warm(source, walls)
         self._pending = self.size
         for _ in range(self.size):
-            zygote.send({"op": "fork", "reuse": self.reuse})
+            zygote.request_fork(reuse=self.reuse)
         return zygote
 
     def _weaken(self, wall: str, reason: str) -> None:
@@ -438,7 +440,7 @@ class WorkerPool:
             if self._closed or worker.zygote is not self._zygote:
                 return False
             try:
-                self._zygote.send({"op": "fork", "reuse": self.reuse, "retired": worker.pid})
+                self._zygote.request_fork(reuse=self.reuse, retired=worker.pid)
             except OSError:
                 return False
             self._pending += 1
@@ -450,7 +452,7 @@ class WorkerPool:
                 return
             with contextlib.suppress(OSError):
                 for _ in range(count):
-                    self._zygote.send({"op": "fork", "reuse": self.reuse})
+                    self._zygote.request_fork(reuse=self.reuse)
                     self._pending += 1
 
     def _take(self) -> _Worker:

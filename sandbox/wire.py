@@ -30,6 +30,12 @@ says ``"concurrent": true``) while the worker carries on; ``wait()`` gives its r
 MAX_CONCURRENT_RPCS = 8
 """Calls of one worker the host answers at the same time; a worker that starts more waits for a slot."""
 
+FORK_REQUEST = struct.Struct("=4s?i")
+"""The pool's request for a worker on the zygote's control socket: ``b"fork"``, whether the worker
+is kept for more calls, and the pid of the worker it replaces (0: none), which the zygote kills.
+Fixed-size binary rather than JSON, so that the zygote's work per worker stays short (each page it
+writes while a worker shares it is a copy)."""
+
 WallsMode = Literal["all", "process"]
 """Which walls a call runs behind: ``"all"`` (the language wall inside the process wall, the default)
 or ``"process"`` (plain CPython, the process wall alone). A job carries it as ``"walls"``."""

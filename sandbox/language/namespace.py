@@ -103,6 +103,12 @@ SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
 """Every builtin tool code sees. Absent on purpose: eval, exec, compile, open, globals, locals,
 input, breakpoint, help, exit/quit, and KeyboardInterrupt, SystemExit, GeneratorExit."""
 
+_SHARED_BUILTINS = dict(SAFE_BUILTINS)
+"""The builtins of a single-use worker's calls, built once, in the zygote. A copy per call would
+write the reference count of every builtin: about 90 pages of the zygote's copied into each
+worker. Nothing a call did to it reaches another call, since its worker exits after the call; each
+call of a reused worker gets a copy."""
+
 _GUARDS: dict[str, Any] = {
     "_getattr_": guards.guarded_getattr,
     "_getitem_": guards.guarded_getitem,
@@ -179,8 +185,13 @@ class _Printer:
         return self._output.text
 
 
-def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict[str, Any]:
+def build_globals(
+    *, injected: dict[str, object], output: OutputCapture, single_use: bool = False
+) -> dict[str, Any]:
     """Fresh globals for one run: safe builtins, guards, module-view imports, ``print`` into ``output``.
+
+    ``single_use``: the process exits after this run, which then takes the builtins dict built in
+    the zygote rather than a copy.
 
     The globals are those of a module registered as ``sys.modules["toolpen_tool"]`` so that
     pydantic and ``typing.get_type_hints`` resolve the tool's annotations in the tool's own
@@ -194,7 +205,7 @@ def build_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
     printer = _Printer(output)
     streams.route(output)  # the sys view's stdout and stderr
     namespace.update(_GUARDS)
-    namespace["__builtins__"] = dict(SAFE_BUILTINS)
+    namespace["__builtins__"] = _SHARED_BUILTINS if single_use else dict(SAFE_BUILTINS)
     namespace["_print_"] = lambda _getattr=None: printer
     namespace.update(injected)
     sys.modules[guards.TOOL_MODULE_NAME] = module

@@ -128,8 +128,11 @@ def apply_call_limits(limits: Limits, base_vm: int, *, reuse: bool) -> None:
 
 def address_space_size() -> int:
     """This process's virtual memory size in bytes."""
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[0]) * resource.getpagesize()
+    statm = os.open("/proc/self/statm", os.O_RDONLY)  # os, not io: fewer of the zygote's pages written
+    try:
+        return int(os.read(statm, 256).split()[0]) * resource.getpagesize()
+    finally:
+        os.close(statm)
 
 
 def _set_limit(which: int, soft: int, hard: int | None = None) -> None:

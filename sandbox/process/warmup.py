@@ -25,7 +25,7 @@ from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
 from sandbox.language.modules import ALLOWED_MODULES, LIBRARY_VIEWS, module_view
 from sandbox.process.forking import reseed
-from sandbox.process.worker import PREPARATION, rehearse
+from sandbox.process.worker import PREPARATION_FRAME, rehearse
 from sandbox.wire import decode, encode
 
 LAZY_IMPORTS = (
@@ -417,7 +417,7 @@ def rehearse_preparation() -> None:
     done = {"op": "done", "success": True, "output": 1, "state_delta": {"set": {}, "deleted": []}, "logs": ""}
     for _ in range(SPECIALIZING_CALLS + 1):
         reseed()
-        rehearse(decode(encode(PREPARATION)))
+        rehearse(decode(PREPARATION_FRAME))
         encode(done)
 
 

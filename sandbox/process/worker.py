@@ -71,13 +71,16 @@ PREPARATION = {
 }
 """The no-op job an idle worker takes through the call's path before its job arrives (its tool is
 compiled by the zygote)."""
+PREPARATION_FRAME = encode(PREPARATION)
+"""The no-op job as the host sends a job, encoded once, in the zygote: the worker decodes it as it
+will decode its job (a worker never encodes a job)."""
 
 
 def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
     walls, base_vm = isolate_worker(sock.fileno(), zygote)
     rpc = RpcClient(sock)
-    prepare(rpc, base_vm)
+    prepare(rpc, base_vm, reuse=reuse)
     while (job := recv_frame(sock)) is not None:
         if job.get("op") == "walls":
             send_frame(sock, _walls_report(walls))
@@ -87,16 +90,22 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
             return
 
 
-def run_call(job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool) -> dict[str, Any]:
-    """Run one ``call`` job and return its ``done`` message (sent once every call it started is answered)."""
+def run_call(
+    job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool, preparing: bool = False
+) -> dict[str, Any]:
+    """Run one ``call`` job and return its ``done`` message (sent once every call it started is answered).
+
+    ``preparing``: the idle worker's no-op job, which sets only soft rlimits (the job's own lower the hard ones).
+    """
     limits = Limits(**job.get("limits", {}))
     output = OutputCapture(limits.output)
     try:
-        apply_call_limits(limits, base_vm, reuse=reuse)
+        apply_call_limits(limits, base_vm, reuse=reuse or preparing)
         bounded = _bounded(rpc, limits)
         context = ToolContext(job.get("context") or {}, bounded)
         written_back: dict[str, Any] = {}
-        result = _call_entry(job, context, bounded, output, written_back, _bounded(rpc.start, limits))
+        start = _bounded(rpc.start, limits)
+        result = _call_entry(job, context, bounded, output, written_back, start, single_use=not reuse)
         output_text = _result_text(result, limits.result_size)
         done = {
             "op": "done",
@@ -115,7 +124,7 @@ def run_call(job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool) 
     return done
 
 
-def prepare(rpc: RpcClient, base_vm: int) -> None:
+def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
     """Before the job arrives: take the path of a call once, with a no-op job, so that the call finds
     the pages it touches (the frames' JSON both ways, rlimits, globals, the result) already copied
     from the zygote's.
@@ -123,8 +132,9 @@ def prepare(rpc: RpcClient, base_vm: int) -> None:
     Only soft rlimits are set here (at the default limits); the job's own limits replace them
     and, for a single-use worker, lower the hard ones, before its tool runs.
     """
-    job = decode(encode(PREPARATION))
-    encode(run_call(job, rpc, base_vm=base_vm, reuse=True))  # the no-op calls nothing: no frame is sent
+    job = decode(PREPARATION_FRAME)
+    done = run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True)  # it calls nothing: no frame is sent
+    encode(done)
 
 
 def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
@@ -151,16 +161,22 @@ def _call_entry(
     output: OutputCapture,
     written_back: dict[str, Any] | None = None,
     start: StartRpc | None = None,
+    *,
+    single_use: bool = False,
 ) -> Any:
     """Run the job's entry; for a callback, what it changed in its writable arguments joins ``written_back``.
 
     ``start`` sends the calls ``async_tools`` starts (None: each runs when started); those whose
-    result the code never asked for are collected before the result is returned."""
+    result the code never asked for are collected before the result is returned. ``single_use``:
+    this process exits after the job (``namespace.build_globals``)."""
     walls = job.get("walls")
     arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
     code = compile_for(job["source"], walls)
     injected = ces_globals(context, rpc, start)
-    namespace = (plain_globals if walls == "process" else build_globals)(injected=injected, output=output)
+    if walls == "process":
+        namespace = plain_globals(injected=injected, output=output)
+    else:
+        namespace = build_globals(injected=injected, output=output, single_use=single_use)
     exec(code, namespace)
     entry = job["entry"]
     function = namespace.get(entry)

@@ -4,13 +4,14 @@ It imports everything tool code may use once (``sandbox/process/warmup.py``), re
 reads the workers' seccomp program (built by the host) from descriptor ``PROGRAM_FD``, sets up
 once what every worker inherits (``isolation.isolate_zygote``: not dumpable, empty environment,
 an empty removed working directory, unprivileged, no-new-privs), and then serves its control
-socket (``SOCK_SEQPACKET``, one JSON message a packet):
+socket (``SOCK_SEQPACKET``, one message a packet, JSON but for the fork request):
 
-- ``{"op": "fork", "reuse": bool[, "retired": pid]}``: fork a worker connected by a new socket
-  pair; answer ``{"op": "forked", "pid"}`` with the parent's end of the pair and a pidfd of the
-  worker attached (``SCM_RIGHTS``): in the jail the pid is this PID namespace's, the pidfd works
-  anywhere. ``retired`` names the worker this one replaces: the pool is done with it, so it is
-  killed (if it has not exited yet) and its end is not reported.
+- a fork request (``wire.FORK_REQUEST``: reuse, and the pid of a retired worker or 0): fork a
+  worker connected by a new socket pair; answer ``{"op": "forked", "pid"}`` with the parent's
+  end of the pair and a pidfd of the worker attached (``SCM_RIGHTS``): in the jail the pid is
+  this PID namespace's, the pidfd works anywhere. A retired pid names the worker this one
+  replaces: the pool is done with it, so it is killed (if it has not exited yet) and its end is
+  not reported.
 - ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode), and load the
   libraries it imports (``warmup.preload_libraries``), so that later forks inherit both; answer
   ``{"op": "warmed"}`` (workers the pool received before it were forked before the warm-up).
@@ -23,14 +24,17 @@ exits when the pool closes the control socket.
 
 from __future__ import annotations
 
+import _socket
 import contextlib
 import mmap
 import os
 import select
 import signal
 import socket
+import struct
 import sys
 import tempfile
+from socket import SCM_RIGHTS, SOL_SOCKET
 from typing import Any
 
 from runtime.errors import ToolpenError
@@ -39,9 +43,10 @@ from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
 from sandbox.process.warmup import preload, preload_libraries, rehearse_preparation, settle
 from sandbox.process.worker import compile_for, rehearse, serve
-from sandbox.wire import decode, encode
+from sandbox.wire import FORK_REQUEST, decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
+FDS = struct.Struct("2i")  # an SCM_RIGHTS payload: the worker's socket and its pidfd
 
 
 class Zygote:
@@ -67,28 +72,35 @@ class Zygote:
         settle()
 
     def serve(self) -> None:
-        """Answer control messages and reap workers until the pool hangs up."""
+        """Answer control messages and reap workers until the pool hangs up.
+
+        The loop per worker is kept lean (a binary fork request, the answer formatted as bytes, raw
+        descriptors): every page the zygote writes while a worker shares it is copied, about 160 per
+        worker with JSON and socket objects.
+        """
         control = self.control.fileno()
+        packet = self.packet
         while True:
             for fd, _ in self.events.poll():
-                if fd == control:
-                    size = self.control.recv_into(self.packet)
-                    if not size:
-                        return
-                    self.handle(decode(self.packet[:size]))
-                else:
+                if fd != control:
                     self.reap(fd)
+                    continue
+                size = self.control.recv_into(packet)
+                if size == FORK_REQUEST.size and packet[:4] == b"fork":
+                    _, reuse, retired = FORK_REQUEST.unpack_from(packet)
+                    if retired:
+                        self.retire(retired)
+                    self.fork_worker(reuse=reuse)
+                elif not size:
+                    return
+                else:
+                    self.handle(decode(packet[:size]))
 
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
             warm(str(message.get("source", "")), message.get("walls"))
             settle()  # what it loaded joins the warm heap
             self.control.send(encode({"op": "warmed"}))
-        elif message.get("op") == "fork":
-            retired = message.get("retired")
-            if type(retired) is int:
-                self.retire(retired)
-            self.fork_worker(reuse=bool(message.get("reuse")))
 
     def retire(self, pid: int) -> None:
         """Kill a worker the pool is done with (most have exited already) and forget its end."""
@@ -101,28 +113,30 @@ class Zygote:
 
     def fork_worker(self, *, reuse: bool) -> None:
         """Fork one worker and hand the parent's end of its socket to the pool."""
-        parent_end, child_end = socket.socketpair()
+        parent_end, child_end = (
+            end.detach() for end in _socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        )
         pid = fork()
         if pid == 0:
             exit_code = 1
             try:  # every other descriptor, the control socket too, is closed by isolate_worker
-                parent_end.close()
+                os.close(parent_end)
                 reseed()
-                serve(child_end, reuse=reuse, zygote=self.walls)
+                serve(socket.socket(fileno=child_end), reuse=reuse, zygote=self.walls)
                 exit_code = 0
             finally:
                 os._exit(exit_code)
+        os.close(child_end)
         pidfd = os.pidfd_open(pid)
         self.workers[pidfd] = pid
         self.pidfds[pid] = pidfd
         self.events.register(pidfd, select.EPOLLIN)
         try:
-            socket.send_fds(
-                self.control, [encode({"op": "forked", "pid": pid})], [parent_end.fileno(), pidfd]
+            self.control.sendmsg(
+                [b'{"op":"forked","pid":%d}' % pid], [(SOL_SOCKET, SCM_RIGHTS, FDS.pack(parent_end, pidfd))]
             )
         finally:
-            parent_end.close()
-            child_end.close()
+            os.close(parent_end)
 
     def reap(self, pidfd: int) -> None:
         """Collect a finished worker; tell the pool how it ended unless it ended cleanly or was retired."""
