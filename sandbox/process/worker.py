@@ -133,8 +133,8 @@ def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
     and, for a single-use worker, lower the hard ones, before its tool runs.
     """
     job = decode(PREPARATION_FRAME)
-    done = run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True)  # it calls nothing: no frame is sent
-    encode(done)
+    # the no-op calls nothing, so no frame is sent
+    encode(run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True))
 
 
 def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
