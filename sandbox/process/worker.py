@@ -80,7 +80,8 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
     walls, base_vm = isolate_worker(sock.fileno(), zygote)
     rpc = RpcClient(sock)
-    prepare(rpc, base_vm, reuse=reuse)
+    if not _job_waiting(sock):  # handed its job at once (a busy pool): the job itself touches those pages
+        prepare(rpc, base_vm, reuse=reuse)
     while (job := recv_frame(sock)) is not None:
         if job.get("op") == "walls":
             send_frame(sock, _walls_report(walls))
@@ -135,6 +136,14 @@ def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
     job = decode(PREPARATION_FRAME)
     # the no-op calls nothing, so no frame is sent
     encode(run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True))
+
+
+def _job_waiting(sock: socket.socket) -> bool:
+    """Whether the parent has sent something already (the worker's first job, or the end of the socket)."""
+    try:
+        return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except BlockingIOError:
+        return False
 
 
 def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
