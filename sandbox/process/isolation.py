@@ -94,22 +94,27 @@ def isolate_zygote(seccomp_filter: bytes) -> ZygoteWalls:
     return ZygoteWalls(walls, program, detail, os.open(os.devnull, os.O_RDWR))
 
 
-def isolate_worker(keep_fd: int, zygote: ZygoteWalls) -> tuple[Walls, int]:
+def isolate_worker(keep_fd: int, zygote: ZygoteWalls) -> tuple[tuple[bool, str], int]:
     """Apply the per-process walls to this (freshly forked) process; the zygote's it already has.
 
-    Returns the walls in force and the address-space size before the tool runs (the base that
-    the per-call memory limit is added to).
+    Returns how loading the seccomp filter went (``worker_walls`` reports it on request) and the
+    address-space size before the tool runs (the base that the per-call memory limit is added to).
     """
-    walls = Walls(dict(zygote.walls.active), dict(zygote.walls.missing), zygote.walls.namespaces)
     os.setsid()
     _close_descriptors(zygote.devnull, keep_fd)
-    walls.note("descriptors", True, f"only the call socket (fd {keep_fd}) and /dev/null on 0-2")
     base_vm = address_space_size()
     for which, limit in RLIMITS.items():
         _set_limit(which, limit)
+    return _load_seccomp(zygote), base_vm
+
+
+def worker_walls(zygote: ZygoteWalls, keep_fd: int, seccomp: tuple[bool, str]) -> Walls:
+    """The walls in force in a worker that ``isolate_worker`` isolated (built when asked, not per worker)."""
+    walls = Walls(dict(zygote.walls.active), dict(zygote.walls.missing), zygote.walls.namespaces)
+    walls.note("descriptors", True, f"only the call socket (fd {keep_fd}) and /dev/null on 0-2")
     walls.note("rlimits", True, "core 0, file size 0, processes 0; per call: cpu, address space, open files")
-    walls.note("seccomp", *_load_seccomp(zygote))
-    return walls, base_vm
+    walls.note("seccomp", *seccomp)
+    return walls
 
 
 def apply_call_limits(limits: Limits, base_vm: int, *, reuse: bool) -> None:

@@ -41,7 +41,7 @@ from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.guards import arm_checks
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
-from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker
+from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
 from sandbox.wire import Rpc, StartRpc, decode, encode, recv_frame, send_frame
 
@@ -78,13 +78,13 @@ will decode its job (a worker never encodes a job)."""
 
 def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
-    walls, base_vm = isolate_worker(sock.fileno(), zygote)
+    seccomp, base_vm = isolate_worker(sock.fileno(), zygote)
     rpc = RpcClient(sock)
     if not _job_waiting(sock):  # handed its job at once (a busy pool): the job itself touches those pages
         prepare(rpc, base_vm, reuse=reuse)
     while (job := recv_frame(sock)) is not None:
         if job.get("op") == "walls":
-            send_frame(sock, _walls_report(walls))
+            send_frame(sock, _walls_report(worker_walls(zygote, sock.fileno(), seccomp)))
             continue
         send_frame(sock, run_call(job, rpc, base_vm=base_vm, reuse=reuse))
         if not reuse:
