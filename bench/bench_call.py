@@ -8,9 +8,11 @@
 - issue 14's goals as ratios of this run (paced single-use p50 against smolagents' at the same
   pace, calls/s, CPU-bound body against plain CPython, idle PSS).
 
-Method: every figure comes from this one process, one peer after another, so that the machine's
-load is shared alike; the p50s of paced calls sleep 5 ms between calls (a single-use worker is
-then ready and prepared), back-to-back calls do not (each call then waits for a fork).
+Method: every figure comes from this one process, so that the machine's load is shared alike;
+paced calls (5 ms of sleep after each: a single-use worker is then ready and prepared) of
+smolagents and of both toolpen modes are interleaved, 20 of one then 20 of the next, so that
+the goal's ratio compares calls made in the same seconds; back-to-back calls do not sleep (a
+single-use call then waits for a fork).
 
 Run: ``.venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_call.py``; with
 ``--libraries`` (and the ``ces`` extra installed) the runtimes also register a tool importing numpy
@@ -57,6 +59,19 @@ def timed(call: Callable[[], object], rounds: int = ROUNDS, pause: float = 0.0) 
         samples.append(time.perf_counter() - start)
         if pause:
             time.sleep(pause)
+    return samples
+
+
+def timed_interleaved(
+    calls: dict[str, Callable[[], object]], rounds: int = ROUNDS, pause: float = 0.0, block: int = 20
+) -> dict[str, list[float]]:
+    """``timed`` for several peers in turn, ``block`` calls of one then of the next (each keeps
+    its pace), the order rotating: the machine's drift over the run falls on all alike."""
+    samples: dict[str, list[float]] = {name: [] for name in calls}
+    names = list(calls)
+    for turn in range(-(-rounds // block)):
+        for name in names[turn % len(names) :] + names[: turn % len(names)]:
+            samples[name] += timed(calls[name], rounds=block, pause=pause)
     return samples
 
 
@@ -111,25 +126,30 @@ def main() -> None:
     row("RestrictedPython directly (compile + exec + call)", timed(trivial_restrictedpython()))
     smolagents = trivial_smolagents()
     row("smolagents LocalPythonExecutor, back to back", timed(smolagents), "in-process, no process wall")
-    smolagents_paced = row(
-        "smolagents LocalPythonExecutor, paced 5 ms",
-        timed(smolagents, pause=0.005),
-        "in-process, no process wall",
-    )
     row("subprocess per call (python -I -S -c)", timed(trivial_subprocess(), rounds=40), "process wall, cold")
     results: dict[str, float] = {}
-    for reuse in (False, True):
-        with Runtime(reuse_workers=reuse) as rt:
+    modes = {False: "single-use (default)", True: "reuse"}
+    with Runtime(reuse_workers=False) as single_use, Runtime(reuse_workers=True) as reused:
+        runtimes = {False: single_use, True: reused}
+        for rt in runtimes.values():
             rt.add_tool(TRIVIAL)
             rt.add_tool(PRIMES)
             if libraries:
                 rt.add_tool(LIBRARIES)
             timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2}), rounds=30)
-            mode = "reuse" if reuse else "single-use (default)"
-            results[f"{mode} paced p50"] = row(
-                f"toolpen rt.call, {mode}, paced 5 ms",
-                timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2}), pause=0.005),
-            )
+        paced = timed_interleaved(
+            {"smolagents": smolagents}
+            | {
+                modes[reuse]: lambda rt=rt: rt.call("add", {"a": 1, "b": 2}) for reuse, rt in runtimes.items()
+            },
+            pause=0.005,
+        )
+        smolagents_paced = row(
+            "smolagents LocalPythonExecutor, paced 5 ms", paced["smolagents"], "in-process, no process wall"
+        )
+        for reuse, rt in runtimes.items():
+            mode = modes[reuse]
+            results[f"{mode} paced p50"] = row(f"toolpen rt.call, {mode}, paced 5 ms", paced[mode])
             row(
                 f"toolpen rt.call, {mode}, back to back",
                 timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2})),
@@ -138,7 +158,9 @@ def main() -> None:
                 time.sleep(0.5)
                 rss, pss = idle_worker_memory(rt.pool)
                 results["idle worker RSS MiB"], results["idle worker PSS MiB"] = rss / 1024, pss / 1024
-            results[f"{mode} calls/s, 8 threads"] = calls_per_second(lambda: rt.call("add", {"a": 1, "b": 2}))
+            results[f"{mode} calls/s, 8 threads"] = calls_per_second(
+                lambda rt=rt: rt.call("add", {"a": 1, "b": 2})
+            )
             primes = timed(lambda rt=rt: rt.call("count_primes", {"limit": LIMIT}), rounds=5)
             results[f"{mode} primes"] = min(primes)
 
