@@ -372,6 +372,8 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
         return _safe_format_method(obj, name)
     if not is_allowed_attribute(name):
         return _special_attribute(obj, name, default)
+    if name == "obj" and isinstance(obj, AttributeError):
+        return _failed_lookup_target(obj)
     rule = _library_rules.get(type(obj), _UNKNOWN)
     if rule is not None:
         rule = _resolve_rule(obj, rule)
@@ -450,6 +452,30 @@ def _chained(value: BaseException | None, name: str) -> BaseException | None:
         f"{name} is available when it is an exception the tool caught itself, and this one was caught"
         " inside a library; keep the exception you catch (except E as error: raise X from error)"
         " or run with --walls process"
+    )
+
+
+def _failed_lookup_target(error: AttributeError) -> Any:
+    """``AttributeError.obj``: the object a lookup failed on, when the lookup was the tool's own (its
+    code, or a C function it called, raised it) or the object is of the tool's classes.
+
+    A library's failed lookup would otherwise hand the tool whatever object the library held (an
+    internal of the library's, or of toolpen's proxies).
+    """
+    value = error.obj
+    if value is None or is_tool_class(type(value)):
+        return value
+    frame = None  # the innermost frame of the traceback outside this module (the guards raise for the tool)
+    traceback = error.__traceback__
+    while traceback is not None:
+        if traceback.tb_frame.f_globals.get("__name__") != __name__:
+            frame = traceback.tb_frame
+        traceback = traceback.tb_next
+    if frame is not None and frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
+        return value
+    refuse(
+        "AttributeError.obj is available for a lookup the tool made itself, and this one failed inside"
+        " a library (its name is in .name); or run with --walls process"
     )
 
 
