@@ -139,7 +139,7 @@ def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
 
 
 def _job_waiting(sock: socket.socket) -> bool:
-    """Whether the parent has sent something already (the worker's first job, or the end of the socket)."""
+    """Whether the worker's first job is already waiting on its socket (the end of the socket is not a job)."""
     try:
         return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
     except BlockingIOError:
