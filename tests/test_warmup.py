@@ -21,7 +21,7 @@ from runtime import Runtime
 from runtime.pool import WorkerPool
 from sandbox.language.modules import ALLOWED_MODULES
 from sandbox.limits import Limits
-from sandbox.process.warmup import libraries_imported
+from sandbox.process.warmup import libraries_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython
 
 SCRIPT = """
@@ -138,7 +138,7 @@ def _no_rpc(target: str, method: str, params: dict) -> None:
 def test_the_libraries_a_source_imports_are_read_from_its_import_statements(
     source: str, libraries: set
 ) -> None:
-    assert libraries_imported(source) == libraries
+    assert libraries_needed(source) == libraries
 
 
 @pytest.fixture(params=["all", "process"])

@@ -14,33 +14,48 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sys
 from collections.abc import Callable
-from typing import Any
+from types import CodeType
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from sandbox.bridges.ces_types import (
-    CES_CLASSES,
-    CesModel,
-    Content,
-    Event,
-    LlmRequest,
-    LlmResponse,
-    Part,
-    Tool,
-)
-from sandbox.bridges.proxies import Context, Tools
+from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
+from sandbox.language.pydantic_loader import ces_types, load_pydantic
 from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 
+if TYPE_CHECKING:
+    from sandbox.bridges.ces_types import Event, Part
 
-def _as_model(model: type[CesModel], value: Any) -> Any:
-    """``value`` read into ``model`` when it has that shape; unchanged (JSON) otherwise."""
+MODEL_CLASS_NAMES = (
+    "Blob",
+    "FunctionCall",
+    "FunctionResponse",
+    "Part",
+    "Content",
+    "EventActions",
+    "Event",
+    "FunctionDeclaration",
+    "ToolDeclaration",
+    "GenerateContentConfig",
+    "LlmRequest",
+    "LlmResponse",
+    "Tool",
+)
+"""The CES classes built on pydantic (``sandbox.bridges.ces_types``), by name: a tool's globals get
+them when its code names one (``uses_model_classes``), so that pydantic loads only where used."""
+_GLOBALS_READERS = frozenset({"globals", "vars", "locals", "eval", "exec"})
+"""Names through which plain CPython code (``walls="process"``) reads its globals without naming them."""
+
+
+def _as_model(model: str, value: Any) -> Any:
+    """``value`` read into the CES class ``model`` when it has that shape; unchanged (JSON) otherwise."""
     if not isinstance(value, dict):
         return value
+    model_class = getattr(ces_types(), model)
     try:
-        return model.model_validate(value)
-    except ValidationError:
+        return model_class.model_validate(value)
+    except load_pydantic().ValidationError:
         return value
 
 
@@ -52,7 +67,7 @@ def _ces_event(event: Any) -> Any:
         if isinstance(delta, dict) and set(delta) <= {"set", "deleted"} and "set" in delta:
             flat = {**dict(delta.get("set") or {}), **dict.fromkeys(delta.get("deleted") or ())}
             event = {**event, "actions": {**actions, "state_delta": flat}}
-    return _as_model(Event, event)
+    return _as_model("Event", event)
 
 
 _SNAPSHOT_EVENTS = Context.__dict__["events"]
@@ -86,7 +101,7 @@ class CallbackContext(Context):
         reading it into pydantic costs a single-use call a tenth of a millisecond or more)."""
         content = object.__getattribute__(self, "_ces_user_content")
         if content is _UNREAD:
-            content = _as_model(Content, _SNAPSHOT_USER_CONTENT.__get__(self))
+            content = _as_model("Content", _SNAPSHOT_USER_CONTENT.__get__(self))
             object.__setattr__(self, "_ces_user_content", content)
         return content
 
@@ -131,7 +146,7 @@ class CallbackContext(Context):
         if parts:
             return parts
         content = self.user_content
-        return list(content.parts or []) if isinstance(content, Content) else []
+        return list(content.parts or []) if isinstance(content, ces_types().Content) else []
 
     def get_last_agent_output(self) -> list[Part]:
         """All parts of the last run of consecutive agent events."""
@@ -142,7 +157,8 @@ class CallbackContext(Context):
         return [part for event in self._events() for part in event.parts()]
 
     def _events(self) -> list[Event]:
-        return [event for event in self.events if isinstance(event, Event)]
+        event_class = ces_types().Event
+        return [event for event in self.events if isinstance(event, event_class)]
 
     def _last_run(self, matches: Callable[[Event], bool]) -> list[Part]:
         run: list[Event] = []
@@ -313,13 +329,17 @@ def run_at_start(rpc: Rpc) -> StartRpc:
     return start
 
 
-def ces_globals(context: ToolContext, rpc: Rpc, start: StartRpc | None = None) -> dict[str, Any]:
+def ces_globals(
+    context: ToolContext, rpc: Rpc, start: StartRpc | None = None, *, model_classes: bool = True
+) -> dict[str, Any]:
     """Every name the CES runtime defines for tool and callback code, bound to this call.
 
-    ``start`` sends the calls ``async_tools`` makes (default: each runs when started)."""
+    ``start`` sends the calls ``async_tools`` makes (default: each runs when started).
+    ``model_classes``: with the classes built on pydantic (``uses_model_classes`` of the code);
+    without them, the code names none, and pydantic need not load."""
     tools = CesTools(rpc, context.state)
     return {
-        **CES_CLASSES,
+        **(ces_types().CES_CLASSES if model_classes else {"StatusError": StatusError}),
         "CallbackContext": CallbackContext,
         "ToolContext": ToolContext,
         "AsyncTools": AsyncTools,
@@ -333,18 +353,42 @@ def ces_globals(context: ToolContext, rpc: Rpc, start: StartRpc | None = None) -
     }
 
 
+def uses_model_classes(code: CodeType) -> bool:
+    """Whether ``code`` (a tool's module code, its functions and classes) names a CES class built on
+    pydantic, or reads its globals some other way (``globals()``, plain CPython only)."""
+    needs = _uses_model_classes.get(code)
+    if needs is None:
+        needs = _uses_model_classes[code] = bool(_names_of(code) & _MODEL_CLASS_READERS)
+    return needs
+
+
+_MODEL_CLASS_READERS = frozenset(MODEL_CLASS_NAMES) | _GLOBALS_READERS
+_uses_model_classes: dict[CodeType, bool] = {}
+
+
+def _names_of(code: CodeType) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            names |= _names_of(constant)
+    return names
+
+
 def _hook_value(name: str, value: Any) -> Any:
     if name == "tool":
-        return Tool.model_validate(value or {})
+        return ces_types().Tool.model_validate(value or {})
     if name == "llm_request":
-        return _as_model(LlmRequest, value if value is not None else {})
+        return _as_model("LlmRequest", value if value is not None else {})
     if name == "llm_response":
-        return _as_model(LlmResponse, value if value is not None else {})
+        return _as_model("LlmResponse", value if value is not None else {})
     return value
 
 
 def _json_of(value: Any) -> Any:
-    return value.to_json() if isinstance(value, CesModel) else json.loads(json.dumps(value))
+    types = sys.modules.get("sandbox.bridges.ces_types")
+    if types is not None and isinstance(value, types.CesModel):
+        return value.to_json()
+    return json.loads(json.dumps(value))
 
 
 class HookCall:

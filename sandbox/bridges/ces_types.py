@@ -24,6 +24,8 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from sandbox.bridges.ces_context import MODEL_CLASS_NAMES
+from sandbox.bridges.proxies import StatusError
 from sandbox.language.guards import is_allowed_attribute
 
 
@@ -344,34 +346,7 @@ class Tool(CesModel):
     description: str = ""
 
 
-class StatusError(Exception):
-    """An HTTP-style failure: ``raise_for_status()`` of a tool's response raises it."""
-
-    def __init__(self, message: str = "", status_code: int = 500, reason: str = "") -> None:
-        super().__init__(message)
-        self.status_code = status_code
-        self.reason = reason
-
-
-CES_CLASSES: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        Blob,
-        FunctionCall,
-        FunctionResponse,
-        Part,
-        Content,
-        EventActions,
-        Event,
-        FunctionDeclaration,
-        ToolDeclaration,
-        GenerateContentConfig,
-        LlmRequest,
-        LlmResponse,
-        Tool,
-        StatusError,
-    )
-}
+CES_CLASSES: dict[str, type] = {name: globals()[name] for name in MODEL_CLASS_NAMES} | {"StatusError": StatusError}
 """The classes every tool and callback sees as globals (``CallbackContext`` and ``ToolContext``
 join them from ``sandbox.bridges.ces_context``)."""
 

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
-from sandbox.bridges.ces_types import StatusError
 from sandbox.wire import Rpc, recv_frame, send_frame
 
 
@@ -218,6 +217,15 @@ class Context:
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"context.{name} is read-only")
+
+
+class StatusError(Exception):
+    """An HTTP-style failure: ``raise_for_status()`` of a tool's response raises it."""
+
+    def __init__(self, message: str = "", status_code: int = 500, reason: str = "") -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.reason = reason
 
 
 _STATUS_OF_KIND = {"invalid_arguments": 400, "not_found": 404, "policy": 403, "timeout": 504}

@@ -20,8 +20,6 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import pydantic
-
 from runtime.errors import InvalidSource
 from runtime.parsing import parse_expression
 from sandbox.language.guards import TOOL_MODULE_NAME, checks_apply, exact_str, is_allowed_attribute, refuse
@@ -109,6 +107,12 @@ def _check_dotted(node: ast.expr, problems: list[Problem]) -> None:
         _check(node, problems)
     else:
         problems.append((node, f"annotation {ast.unparse(node)!r} is not a plain type expression"))
+
+
+def _is_pydantic_field(value: object) -> bool:
+    """Whether ``value`` is pydantic's ``Field`` (never, where pydantic is not loaded)."""
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and value is pydantic.Field
 
 
 def _is_literal(node: ast.expr) -> bool:
@@ -223,7 +227,7 @@ class CheckedNamespace(Mapping[str, Any]):
         value = self.raw(exact_str(key))
         if value is _MISSING:
             raise KeyError(key)
-        if not (_is_namespace_value(value) or value is pydantic.Field):
+        if not (_is_namespace_value(value) or _is_pydantic_field(value)):
             refuse(f"annotation name {key!r} does not name a type")
         return value
 
@@ -278,7 +282,7 @@ def _check_resolved(node: ast.expr, names: CheckedNamespace) -> None:
         for metadata in node.slice.elts[1:]:
             if isinstance(metadata, ast.Call):
                 key = _dotted(metadata.func)
-                if key is None or names.raw(key) is not pydantic.Field:
+                if key is None or not _is_pydantic_field(names.raw(key)):
                     refuse(f"{ast.unparse(metadata.func)!r} in Annotated metadata is not pydantic's Field")
     elif isinstance(node, ast.Subscript):
         _check_resolved(node.value, names)

@@ -19,6 +19,7 @@ from typing import Any
 
 from runtime.errors import PolicyViolation
 from sandbox.language import guards, streams
+from sandbox.language.pydantic_loader import load_pydantic
 
 ALLOWED_MODULES = frozenset(
     {
@@ -438,6 +439,8 @@ def module_view(name: str) -> ModuleView:
 def _public_members(name: str) -> dict[str, Any]:
     if name in LIBRARY_VIEWS:
         return dict(importlib.import_module(LIBRARY_VIEWS[name]).members(name))
+    if name.partition(".")[0] == "pydantic":
+        load_pydantic()  # its wall first
     module = importlib.import_module(name)
     names = _EXPLICIT_NAMES.get(name) or getattr(module, "__all__", None) or dir(module)
     left_out = _LEFT_OUT.get(name, {})

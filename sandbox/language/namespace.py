@@ -11,11 +11,10 @@ from typing import Any
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 
 from runtime.errors import PolicyViolation
-from sandbox.language import guards, streams
+from sandbox.language import guards, pydantic_loader, streams
 from sandbox.language.annotations import install_forward_ref_hook
 from sandbox.language.enum_wall import install_enum_hook
 from sandbox.language.modules import import_view
-from sandbox.language.pydantic_wall import install_pydantic_hook
 
 _PLAIN_BUILTINS = [
     "None",
@@ -213,20 +212,18 @@ def build_globals(
 
 
 def install_process_hooks(*, worker: bool = False) -> None:
-    """Once per process before tool code runs: the ``typing.ForwardRef``, pydantic, enum and code-object hooks. Idempotent.
+    """Once per process before tool code runs: the ``typing.ForwardRef``, enum and code-object hooks,
+    and pydantic's once it loads (``pydantic_loader``). Idempotent.
 
     In a ``worker`` (a zygote and what it forks) the hooks' checks then apply to everything the
     process does, not only while tool code is on the stack (``guards.arm_checks``).
     """
     if worker:
         guards.arm_checks()
-    import pydantic  # noqa: PLC0415 - only where tool code runs
-
-    for base in (pydantic.BaseModel, enum.Enum):  # their attributes (extra fields, members) hold tool values
-        guards.close_array_interface(base)
+    guards.close_array_interface(enum.Enum)  # its members hold tool values
     guards.close_copied_specials()
     guards.close_copy_reconstruct()
     install_forward_ref_hook()
-    install_pydantic_hook()
     install_enum_hook()
     guards.install_code_hook()
+    pydantic_loader.enable()

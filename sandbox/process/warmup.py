@@ -1,15 +1,17 @@
 """What the zygote loads before it forks, so that a worker never reads code from disk.
 
 Every module a worker imported itself would be files read and code run per call. So the zygote
-imports every allowed module of the standard library and pydantic, builds its view, imports what
-they import lazily inside functions (``_strptime`` under ``datetime.strptime``, ``heapq`` under
-``Counter.most_common``, codecs, pydantic's schema builders), loads the common time zones, and
-runs one tool that uses each of them (``preload``).
+imports every allowed module of the standard library, builds its view, imports what they import
+lazily inside functions (``_strptime`` under ``datetime.strptime``, ``heapq`` under
+``Counter.most_common``, codecs), loads the common time zones, and runs one tool that uses each
+of them (``preload``).
 
-The libraries of the ``ces`` extra (numpy, protobuf) are loaded and rehearsed the same way, but
-only once a registered tool imports one (``preload_libraries``, when the pool warms the tool):
-they would add a third to the memory that every fork copies the page tables of, for the many
-pools whose tools never use them. ``tests/test_warmup.py`` checks that a worker then imports nothing.
+pydantic (with the CES classes built on it) and the libraries of the ``ces`` extra (numpy,
+protobuf) are loaded and rehearsed the same way, but only once a registered tool needs one
+(``libraries_needed``; ``preload_libraries``, when the pool warms the tool): pydantic is about a
+third of the zygote's memory, numpy as much again, and every fork copies the page tables of that
+memory, for the many pools whose tools never use them. ``tests/test_warmup.py`` checks that a
+worker then imports nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import zoneinfo
 
 from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
+from sandbox.bridges.ces_context import MODEL_CLASS_NAMES
 from sandbox.language.modules import ALLOWED_MODULES, LIBRARY_VIEWS, module_view
+from sandbox.language.pydantic_loader import ces_types
 from sandbox.process.forking import reseed
 from sandbox.process.worker import PREPARATION_FRAME, rehearse
 from sandbox.wire import decode, encode
@@ -95,9 +99,6 @@ import decimal, difflib, enum, fractions, functools, hashlib, heapq, hmac, html,
 import math, operator, random, re, secrets, statistics, string, textwrap, time, typing, unicodedata
 import urllib.parse, uuid, zoneinfo
 from typing import Any, Literal, NamedTuple, Optional, TypedDict
-from pydantic import (AnyUrl, BaseModel, ConfigDict, Field, HttpUrl, PrivateAttr, RootModel, SecretStr,
-    TypeAdapter, ValidationError, computed_field, field_serializer, field_validator, model_validator,
-    root_validator, validate_call, validator)
 
 
 class Kind(enum.Enum):
@@ -134,61 +135,6 @@ class Impl(Base):
         return 1
 
 
-class Model(BaseModel):
-    model_config = ConfigDict(str_strip_whitespace=True)
-    name: str = Field(min_length=1)
-    when: datetime.datetime
-    day: datetime.date
-    price: decimal.Decimal
-    kind: Kind = Kind.A
-    tags: list[str] = []
-    extra: dict[str, Any] = {}
-    url: Optional[HttpUrl] = None
-    secret: Optional[SecretStr] = None
-    mode: Literal["x", "y"] = "x"
-    point: Optional[tuple[int, int]] = None
-    _cache: dict = PrivateAttr(default_factory=dict)
-
-    @field_validator("name")
-    @classmethod
-    def check_name(cls, value: str) -> str:
-        return value
-
-    @model_validator(mode="after")
-    def check_all(self) -> "Model":
-        return self
-
-    @field_serializer("price")
-    def show_price(self, value: decimal.Decimal) -> str:
-        return str(value)
-
-    @computed_field
-    @property
-    def label(self) -> str:
-        return self.name.upper()
-
-
-class Old(BaseModel):
-    a: int = 0
-
-    @validator("a")
-    def check_a(cls, value):
-        return value
-
-    @root_validator(skip_on_failure=True)
-    def check_root(cls, values):
-        return values
-
-
-class Many(RootModel[list[int]]):
-    pass
-
-
-@validate_call
-def add(a: int, b: int = 1) -> int:
-    return a + b
-
-
 @functools.lru_cache(maxsize=None)
 def cached(n: int) -> int:
     return n
@@ -212,22 +158,6 @@ async def coroutine() -> int:
 
 def every_module() -> str:
     out: dict[str, Any] = {}
-    model = Model(name=" n ", when="2024-01-02T03:04:05+01:00", day="2024-01-02", price="1.50",
-                  url="https://example.com/a?b=1", secret="s", point=[1, 2])
-    out["model"] = model.model_dump(mode="json")
-    out["json"] = model.model_dump_json()
-    out["schema"] = Model.model_json_schema()
-    out["copy"] = model.model_copy(update={"name": "m"}).name
-    try:
-        Model(name="", when="x", day="y", price="z")
-    except ValidationError as error:
-        out["errors"] = [str(error), error.errors(), error.json()]
-    out["old"] = Old(a=1).model_dump()
-    out["root"] = Many([1, 2]).model_dump()
-    out["adapter"] = TypeAdapter(list[Point]).validate_python([{"x": 1}, (2, 3)])
-    out["adapter_json"] = TypeAdapter(dict[str, datetime.date]).dump_json({"a": datetime.date(2024, 1, 1)})
-    out["add"] = add("2")
-    out["url"] = str(AnyUrl("http://example.com"))
     out["point"] = Point(1)._replace(y=2)._asdict()
     out["row"] = dataclasses.asdict(Row("a")) == dataclasses.asdict(copy.deepcopy(Row("a")))
     out["rows"] = sorted([Row("b"), Row("a")])[0].name
@@ -296,7 +226,7 @@ def every_module() -> str:
         list(itertools.pairwise("abc")), list(itertools.starmap(pow, [(2, 3)])), list(itertools.batched("abc", 2))
         if hasattr(itertools, "batched") else None,
         functools.reduce(operator.mul, [1, 2, 3]), functools.partial(int, base=2)("10"), cached(3),
-        wrapper_of(add)(1), sorted([("b", 2), ("a", 1)], key=operator.itemgetter(1)), operator.attrgetter("x")(Point(1)),
+        wrapper_of(abs)(1), sorted([("b", 2), ("a", 1)], key=operator.itemgetter(1)), operator.attrgetter("x")(Point(1)),
         functools.cmp_to_key(lambda a, b: a - b) is not None, functools.total_ordering(Row) is Row,
     ]
     with managed() as value, contextlib.suppress(KeyError):
@@ -345,6 +275,112 @@ def raise_and_describe():
 
 EVERY_MODULE_JOB = {"source": EVERY_MODULE_SOURCE, "entry": "every_module", "args": {}}
 
+PYDANTIC_SOURCE = """
+import datetime, decimal, enum
+from typing import Any, Literal, NamedTuple, Optional
+from pydantic import (AnyUrl, BaseModel, ConfigDict, Field, HttpUrl, PrivateAttr, RootModel, SecretStr,
+    TypeAdapter, ValidationError, computed_field, field_serializer, field_validator, model_validator,
+    root_validator, validate_call, validator)
+
+
+class Kind(enum.Enum):
+    A = "a"
+
+
+class Point(NamedTuple):
+    x: int
+    y: int = 0
+
+
+class Item(BaseModel):
+    name: str
+    count: int = 0
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(str_strip_whitespace=True)
+    name: str = Field(min_length=1)
+    when: datetime.datetime
+    day: datetime.date
+    price: decimal.Decimal
+    kind: Kind = Kind.A
+    tags: list[str] = []
+    extra: dict[str, Any] = {}
+    url: Optional[HttpUrl] = None
+    secret: Optional[SecretStr] = None
+    mode: Literal["x", "y"] = "x"
+    point: Optional[tuple[int, int]] = None
+    _cache: dict = PrivateAttr(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def check_name(cls, value: str) -> str:
+        return value
+
+    @model_validator(mode="after")
+    def check_all(self) -> "Model":
+        return self
+
+    @field_serializer("price")
+    def show_price(self, value: decimal.Decimal) -> str:
+        return str(value)
+
+    @computed_field
+    @property
+    def label(self) -> str:
+        return self.name.upper()
+
+
+class Old(BaseModel):
+    a: int = 0
+
+    @validator("a")
+    def check_a(cls, value):
+        return value
+
+    @root_validator(skip_on_failure=True)
+    def check_root(cls, values):
+        return values
+
+
+class Many(RootModel[list[int]]):
+    pass
+
+
+@validate_call
+def add(a: int, b: int = 1) -> int:
+    return a + b
+
+
+def pydantic_models() -> str:
+    out: dict[str, Any] = {}
+    model = Model(name=" n ", when="2024-01-02T03:04:05+01:00", day="2024-01-02", price="1.50",
+                  url="https://example.com/a?b=1", secret="s", point=[1, 2])
+    out["model"] = model.model_dump(mode="json")
+    out["json"] = model.model_dump_json()
+    out["schema"] = Model.model_json_schema()
+    out["copy"] = model.model_copy(update={"name": "m"}).name
+    try:
+        Model(name="", when="x", day="y", price="z")
+    except ValidationError as error:
+        out["errors"] = [str(error), error.errors(), error.json()]
+    out["old"] = Old(a=1).model_dump()
+    out["root"] = Many([1, 2]).model_dump()
+    out["adapter"] = TypeAdapter(list[Point]).validate_python([{"x": 1}, (2, 3)])
+    out["adapter_json"] = TypeAdapter(dict[str, datetime.date]).dump_json({"a": datetime.date(2024, 1, 1)})
+    out["add"] = add("2")
+    out["url"] = str(AnyUrl("http://example.com"))
+    item = Item(name="x", count=1)
+    context.state["key"].append(item.count)
+    out["item"] = [item.model_dump(), repr(item)]
+    part = Part(text="x")
+    content = Content(role="user", parts=[part, Part.from_text(text="y")])
+    out["ces"] = [part.to_json(), content.to_json(), content["parts"][0]["text"], context.user_content,
+                  context.get_last_user_input(), LlmResponse(content=content).to_json()]
+    print(out)
+    return repr(out)
+"""
+
 NUMPY_SOURCE = """
 import numpy as np
 
@@ -383,12 +419,18 @@ def protobuf_types() -> str:
     return repr(out)
 """
 LIBRARY_JOBS = {
+    "pydantic": {"source": PYDANTIC_SOURCE, "entry": "pydantic_models", "args": {}},
     "numpy": {"source": NUMPY_SOURCE, "entry": "numpy_functions", "args": {}},
     "google.protobuf": {"source": PROTOBUF_SOURCE, "entry": "protobuf_types", "args": {}},
 }
 """What the zygote runs once for each library a tool imports: the library's lazy imports happen there."""
-LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf"}
+LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf", "pydantic": "pydantic"}
 """The top-level package an import statement names -> the library of ``LIBRARY_JOBS`` it leads to."""
+PYDANTIC_TRIGGERS = frozenset(
+    {*MODEL_CLASS_NAMES, "user_content", "events", "get_last_user_input", "get_last_agent_output", "parts"}
+)
+"""Names that lead a tool to pydantic without an import: the CES classes, and what ``context`` gives
+as CES objects. A callback (a function named ``*_callback``) receives some as arguments."""
 _preloaded: set[str] = set()
 _LIBC = ctypes.CDLL(None)
 SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after its first 8 calls
@@ -397,7 +439,8 @@ SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after i
 def preload() -> None:
     """Import and build everything tool code may use but the libraries, and run the tool that uses it once."""
     for name in sorted(ALLOWED_MODULES - LIBRARY_VIEWS.keys()):
-        module_view(name)
+        if name.partition(".")[0] not in LIBRARY_PACKAGES:
+            module_view(name)
     for name in LAZY_IMPORTS:
         importlib.import_module(name)
     for key in COMMON_TIME_ZONES:
@@ -422,16 +465,18 @@ def rehearse_preparation() -> None:
 
 
 def preload_libraries(source: str) -> None:
-    """Load, view and rehearse each installed library ``source`` imports, once.
+    """Load, view and rehearse each library ``source`` needs (``libraries_needed``), once.
 
     Then the call's path again (``rehearse``, ``rehearse_preparation``): a library's views reset the
     guards' cache of rules per class, and its load leaves the interpreter's caches as it used
     them; about 15 fewer page faults per worker of a pool that loaded numpy.
     """
-    loading = sorted(libraries_imported(source) - _preloaded)
+    loading = sorted(libraries_needed(source) - _preloaded)
     for library in loading:
-        for name in sorted(LIBRARY_VIEWS):
-            if name in ALLOWED_MODULES and (name == library or name.startswith(library + ".")):
+        if library == "pydantic":
+            ces_types()  # pydantic, walled, and the CES classes built on it
+        for name in sorted(ALLOWED_MODULES):
+            if name == library or name.startswith(library + "."):
                 module_view(name)
         rehearse(LIBRARY_JOBS[library])
         _preloaded.add(library)
@@ -452,22 +497,33 @@ def settle() -> None:
     gc.freeze()
 
 
-def libraries_imported(source: str) -> set[str]:
-    """The installed libraries of ``LIBRARY_JOBS`` that ``source``'s import statements lead to (read, not run).
+def libraries_needed(source: str) -> set[str]:
+    """The installed libraries of ``LIBRARY_JOBS`` that ``source`` leads to (read, not run).
 
     Any import statement counts, under both walls modes: ``import numpy.linalg``, ``from numpy
-    import x``, ``from google import protobuf``. A tool under ``walls="process"`` that reaches a
-    library otherwise (``importlib.import_module``) imports it in its worker, from disk.
+    import x``, ``from google import protobuf``. pydantic counts too where the code names what is
+    built on it (``PYDANTIC_TRIGGERS``: a CES class, ``context.user_content``, a callback). A
+    tool that reaches a library otherwise (``importlib.import_module`` under ``walls="process"``,
+    ``getattr(context, name)``) loads it in its worker, from disk.
     """
     try:
         tree = parse_source(source)
     except InvalidSource:
         return set()
-    names: list[str] = []
+    modules: list[str] = []
+    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.extend(alias.name for alias in node.names)
+            modules.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.append(node.module)
-    packages = {name.partition(".")[0] for name in names}
+            modules.append(node.module)
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+    packages = {name.partition(".")[0] for name in modules}
+    if names & PYDANTIC_TRIGGERS or any(name.endswith("_callback") for name in names):
+        packages.add("pydantic")
     return {LIBRARY_PACKAGES[package] for package in packages & LIBRARY_PACKAGES.keys()} & ALLOWED_MODULES

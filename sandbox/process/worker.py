@@ -24,8 +24,6 @@ from collections.abc import Coroutine
 from types import CodeType, TracebackType
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
-
 from runtime.errors import (
     InvalidSource,
     MemoryExceeded,
@@ -34,8 +32,7 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals, settle
-from sandbox.bridges.ces_types import CesModel
+from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals, settle, uses_model_classes
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.guards import arm_checks
@@ -46,10 +43,11 @@ from sandbox.process.plain import compile_plain, plain_globals
 from sandbox.wire import Rpc, StartRpc, decode, encode, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
-from pydantic import BaseModel
+from dataclasses import asdict, dataclass
 
 
-class Item(BaseModel):
+@dataclass
+class Item:
     name: str
     count: int = 0
 
@@ -58,7 +56,7 @@ def warm_up(x: int) -> dict:
     item = Item(name="x", count=x)
     context.state["key"].append(item.count)
     print(item)
-    return {"item": item.model_dump(), "x": [x, 1.5, None, True]}
+    return {"item": asdict(item), "x": [x, 1.5, None, True]}
 """
 REHEARSAL = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
 PREPARATION = {
@@ -181,7 +179,8 @@ def _call_entry(
     walls = job.get("walls")
     arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
     code = compile_for(job["source"], walls)
-    injected = ces_globals(context, rpc, start)
+    model_classes = job.get("hook") is not None or uses_model_classes(code)
+    injected = ces_globals(context, rpc, start, model_classes=model_classes)
     if walls == "process":
         namespace = plain_globals(injected=injected, output=output)
     else:
@@ -300,9 +299,11 @@ def _result_text(result: Any, limit: int) -> str:
 
 def jsonable(value: object) -> Any:
     """The JSON form of what a result may hold besides JSON types (the module docstring lists them)."""
-    if isinstance(value, CesModel):
-        return value.to_json()
-    if isinstance(value, BaseModel):
+    pydantic = sys.modules.get("pydantic")  # not loaded: no model to meet
+    if pydantic is not None and isinstance(value, pydantic.BaseModel):
+        ces_types = sys.modules.get("sandbox.bridges.ces_types")
+        if ces_types is not None and isinstance(value, ces_types.CesModel):
+            return value.to_json()
         return value.model_dump(mode="json")
     if isinstance(value, set | frozenset):
         try:

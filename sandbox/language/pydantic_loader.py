@@ -1,0 +1,46 @@
+"""pydantic where tool code runs: loaded on first need, its wall (``pydantic_wall``) in place first.
+
+pydantic and the CES classes built on it are about a third of a zygote's memory, which every
+fork copies the page tables of and every idle worker shares a part of. So a zygote loads them
+only once a registered tool needs them (``warmup.preload_libraries``), and a worker whose zygote
+did not loads them here, from disk, when its tool first reaches them (``import pydantic``, a CES
+class, ``context.user_content``, a callback's ``llm_request``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+
+_tool_process = False  # a zygote or worker: pydantic gets its wall when it loads
+
+
+def enable() -> None:
+    """In a process where tool code runs (``namespace.install_process_hooks``): wall pydantic as it loads."""
+    global _tool_process
+    _tool_process = True
+    if "pydantic" in sys.modules:  # loaded already (a walls="process" call imported it itself)
+        load_pydantic()
+
+
+def load_pydantic() -> ModuleType:
+    """pydantic, imported, with its hooks installed in a tool process (before tool code can reach it). Idempotent."""
+    import pydantic  # noqa: PLC0415 - the point of this module
+
+    if _tool_process:
+        from sandbox.language import guards  # noqa: PLC0415
+        from sandbox.language.pydantic_wall import install_pydantic_hook  # noqa: PLC0415
+
+        guards.close_array_interface(pydantic.BaseModel)  # extra fields hold tool values
+        install_pydantic_hook()
+    return pydantic
+
+
+def ces_types() -> ModuleType:
+    """``sandbox.bridges.ces_types`` (the CES classes), pydantic loaded and walled first."""
+    module = sys.modules.get("sandbox.bridges.ces_types")
+    if module is None:
+        load_pydantic()
+        module = importlib.import_module("sandbox.bridges.ces_types")
+    return module
