@@ -19,6 +19,7 @@ import pytest
 
 from runtime import Runtime
 from runtime.pool import WorkerPool
+from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.language.modules import ALLOWED_MODULES
 from sandbox.limits import Limits
 from sandbox.process.warmup import libraries_needed
@@ -34,7 +35,8 @@ jobs = json.loads(sys.stdin.read())
 install_process_hooks()
 preload()
 rehearse()
-core = sorted(name for name in sys.modules if name.partition(".")[0] == "numpy" or name.startswith("google.protobuf"))
+core = sorted(name for name in sys.modules if name.partition(".")[0] in ("numpy", "pydantic", "pydantic_core")
+              or name.startswith("google.protobuf"))
 for job in jobs:
     preload_libraries(job["source"])
 before = set(sys.modules)
@@ -81,7 +83,7 @@ def test_a_worker_imports_nothing_after_the_warm_up() -> None:
     assert {failure.partition(":")[0] for failure in report["failed"]} == expected
     assert report["new_modules"] == []
     assert report["seen"] == []
-    assert report["core"] == []  # numpy and protobuf only with the tools importing them
+    assert report["core"] == []  # pydantic, numpy and protobuf only with the tools needing them
 
 
 LIBRARIES_LOADED = """
@@ -213,3 +215,96 @@ def test_a_tool_reaching_numpy_without_an_import_statement_imports_it_in_its_wor
         result = plain_runtime.call("dynamic", {"n": n})
         assert result.success, result.error
         assert result.output == n * (n - 1) / 2
+
+
+PYDANTIC_LOADED = """
+import sys
+
+
+def pydantic_loaded() -> bool:
+    return "pydantic" in sys.modules
+"""
+PART_TOOL = 'def part(text: str) -> dict:\n    """A part."""\n    return Part(text=text).to_json()\n'
+
+
+def _pydantic_loaded(pool: WorkerPool) -> bool:
+    job = {"source": PYDANTIC_LOADED, "entry": "pydantic_loaded", "args": {}, "walls": "process"}
+    reply = pool.run(job, Limits(), _no_rpc)
+    assert reply.success, reply.error
+    return reply.output
+
+
+def test_a_pool_loads_pydantic_only_once_a_tool_needs_it(walls: str) -> None:
+    with WorkerPool(size=1) as pool:
+        pool.warm('def plain(n: int) -> int:\n    """Plain."""\n    return n\n', walls)
+        assert _pydantic_loaded(pool) is False
+        pool.warm(PART_TOOL, walls)
+        assert _pydantic_loaded(pool) is True
+        reply = pool.run(
+            {"source": PART_TOOL, "entry": "part", "args": {"text": "a"}, "walls": walls}, Limits(), _no_rpc
+        )
+        assert reply.output == {"text": "a"}, reply.error
+
+
+@pytest.mark.parametrize(
+    ("source", "needed"),
+    [
+        ("def f() -> dict:\n    return Part(text='x').to_json()\n", True),
+        ("def f() -> str:\n    return context.user_content.role\n", True),
+        ("def f() -> int:\n    return len(context.events)\n", True),
+        ("from pydantic import BaseModel\n", True),
+        ("def before_model_callback(callback_context, llm_request):\n    return None\n", True),
+        ("def after_tool_callback(tool, input, tool_context, tool_response):\n    return None\n", True),
+        ("def f(x: 'list[Content]') -> None:\n    return None\n", True),
+        ('def f() -> int:\n    """Tool that counts the Parts of an Event."""\n    return 1\n', False),
+        ("def f(n: int) -> int:\n    return context.state.get('n', n)\n", False),
+    ],
+)
+def test_pydantic_is_needed_where_the_code_names_what_is_built_on_it(source: str, needed: bool) -> None:
+    assert ("pydantic" in libraries_needed(source)) is needed
+
+
+@pytest.mark.parametrize(
+    ("source", "uses"),
+    [
+        ("def f():\n    return Part(text='x')\n", True),
+        ("from pydantic import BaseModel\nclass M(BaseModel):\n    p: 'Part'\n", True),
+        ("def f():\n    return globals()['Part']\n", True),
+        ("def f():\n    return context.user_content\n", False),
+        ("def f():\n    raise StatusError('x')\n", False),
+    ],
+)
+def test_a_tool_gets_the_ces_model_classes_where_its_code_names_one(source: str, uses: bool) -> None:
+    assert uses_model_classes(source) is uses
+
+
+REACH_USER_CONTENT = (
+    "def peek() -> list:\n"
+    '    """Reads context.user_content without naming it."""\n'
+    "    content = getattr(context, 'user_' + 'content')\n"
+    "    return [type(content).__name__, content.role, content.to_json()]\n"
+)
+ANNOTATED_MODEL = (
+    "from pydantic import BaseModel\n\n\nclass Message(BaseModel):\n    part: 'Part'\n\n\n"
+    'def wrap(text: str) -> dict:\n    """Wraps."""\n    return Message(part={"text": text}).model_dump()\n'
+)
+
+
+def test_a_tool_reaching_the_ces_classes_without_naming_them_loads_pydantic_in_its_worker(walls: str) -> None:
+    with Runtime(store="memory://", walls=walls, pool_size=1) as runtime:
+        runtime.add_tool(REACH_USER_CONTENT)
+        assert _pydantic_loaded(runtime.pool) is False
+        result = runtime.call(
+            "peek", {}, context={"user_content": {"role": "user", "parts": [{"text": "hi"}]}}
+        )
+        assert result.output == ["Content", "user", {"role": "user", "parts": [{"text": "hi"}]}], result.error
+        assert _pydantic_loaded(runtime.pool) is False  # that worker read it from disk; the zygote did not
+
+
+def test_a_model_annotated_with_a_ces_class_name_in_a_string_resolves_it(walls: str) -> None:
+    with Runtime(store="memory://", walls=walls, pool_size=1) as runtime:
+        runtime.add_tool(ANNOTATED_MODEL)
+        result = runtime.call("wrap", {"text": "hi"})
+        assert result.output == {"part": {"text": "hi"}} or result.output["part"]["text"] == "hi", (
+            result.error
+        )

@@ -12,13 +12,17 @@ reaches tool code, and what goes back to the host is JSON.
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import functools
 import json
+import re
 import sys
 from collections.abc import Callable
-from types import CodeType
 from typing import TYPE_CHECKING, Any
 
+from runtime.errors import InvalidSource
+from runtime.parsing import parse_source
 from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
 from sandbox.language.pydantic_loader import ces_types, load_pydantic
@@ -353,25 +357,54 @@ def ces_globals(
     }
 
 
-def uses_model_classes(code: CodeType) -> bool:
-    """Whether ``code`` (a tool's module code, its functions and classes) names a CES class built on
-    pydantic, or reads its globals some other way (``globals()``, plain CPython only)."""
-    needs = _uses_model_classes.get(code)
-    if needs is None:
-        needs = _uses_model_classes[code] = bool(_names_of(code) & _MODEL_CLASS_READERS)
-    return needs
+def uses_model_classes(source: str) -> bool:
+    """Whether ``source`` names a CES class built on pydantic, or reads its globals some other way
+    (``globals()``, plain CPython only)."""
+    return bool(names_in(source) & _MODEL_CLASS_READERS)
 
 
 _MODEL_CLASS_READERS = frozenset(MODEL_CLASS_NAMES) | _GLOBALS_READERS
-_uses_model_classes: dict[CodeType, bool] = {}
 
 
-def _names_of(code: CodeType) -> set[str]:
-    names = set(code.co_names)
-    for constant in code.co_consts:
-        if isinstance(constant, CodeType):
-            names |= _names_of(constant)
-    return names
+@functools.lru_cache(maxsize=256)
+def names_in(source: str) -> frozenset[str]:
+    """The names ``source`` uses, read, not run: variables, attributes, functions, classes and
+    parameters, those inside string annotations (``x: "Part"``), and strings that are names
+    (``getattr(context, "events")``). Empty for a source that does not parse.
+
+    A zygote reads them once per tool it warms (``warmup.libraries_needed``); its workers find them cached.
+    """
+    try:
+        tree = parse_source(source)
+    except InvalidSource:
+        return frozenset()
+    names: set[str] = set()
+    annotations: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+            if not isinstance(node, ast.ClassDef) and node.returns is not None:
+                annotations.append(node.returns)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+            if node.annotation is not None:
+                annotations.append(node.annotation)
+        elif isinstance(node, ast.AnnAssign):
+            annotations.append(node.annotation)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            names.add(node.value)
+    for annotation in annotations:
+        for node in ast.walk(annotation):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.update(_IDENTIFIER.findall(node.value))
+    return frozenset(names)
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _hook_value(name: str, value: Any) -> Any:

@@ -346,7 +346,9 @@ class Tool(CesModel):
     description: str = ""
 
 
-CES_CLASSES: dict[str, type] = {name: globals()[name] for name in MODEL_CLASS_NAMES} | {"StatusError": StatusError}
+CES_CLASSES: dict[str, type] = {name: globals()[name] for name in MODEL_CLASS_NAMES} | {
+    "StatusError": StatusError
+}
 """The classes every tool and callback sees as globals (``CallbackContext`` and ``ToolContext``
 join them from ``sandbox.bridges.ces_context``)."""
 

@@ -25,7 +25,7 @@ import zoneinfo
 
 from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
-from sandbox.bridges.ces_context import MODEL_CLASS_NAMES
+from sandbox.bridges.ces_context import names_in, uses_model_classes
 from sandbox.language.modules import ALLOWED_MODULES, LIBRARY_VIEWS, module_view
 from sandbox.language.pydantic_loader import ces_types
 from sandbox.process.forking import reseed
@@ -427,10 +427,20 @@ LIBRARY_JOBS = {
 LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf", "pydantic": "pydantic"}
 """The top-level package an import statement names -> the library of ``LIBRARY_JOBS`` it leads to."""
 PYDANTIC_TRIGGERS = frozenset(
-    {*MODEL_CLASS_NAMES, "user_content", "events", "get_last_user_input", "get_last_agent_output", "parts"}
+    {
+        "user_content",
+        "events",
+        "get_last_user_input",
+        "get_last_agent_output",
+        "parts",
+        "llm_request",
+        "llm_response",
+        "callback_context",
+    }
 )
-"""Names that lead a tool to pydantic without an import: the CES classes, and what ``context`` gives
-as CES objects. A callback (a function named ``*_callback``) receives some as arguments."""
+"""Names besides the CES classes' (``ces_context.uses_model_classes``) that lead a tool to pydantic
+without an import: what ``context`` gives as CES objects, and a callback's arguments (a callback
+is also a function named ``*_callback``)."""
 _preloaded: set[str] = set()
 _LIBC = ctypes.CDLL(None)
 SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after its first 8 calls
@@ -504,26 +514,24 @@ def libraries_needed(source: str) -> set[str]:
     import x``, ``from google import protobuf``. pydantic counts too where the code names what is
     built on it (``PYDANTIC_TRIGGERS``: a CES class, ``context.user_content``, a callback). A
     tool that reaches a library otherwise (``importlib.import_module`` under ``walls="process"``,
-    ``getattr(context, name)``) loads it in its worker, from disk.
+    ``getattr(context, "user_" + "content")``) loads it in its worker, from disk.
     """
     try:
         tree = parse_source(source)
     except InvalidSource:
         return set()
     modules: list[str] = []
-    names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules.append(node.module)
-        elif isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            names.add(node.attr)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            names.add(node.name)
     packages = {name.partition(".")[0] for name in modules}
-    if names & PYDANTIC_TRIGGERS or any(name.endswith("_callback") for name in names):
+    names = names_in(source)
+    if (
+        names & PYDANTIC_TRIGGERS
+        or uses_model_classes(source)
+        or any(name.endswith("_callback") for name in names)
+    ):
         packages.add("pydantic")
     return {LIBRARY_PACKAGES[package] for package in packages & LIBRARY_PACKAGES.keys()} & ALLOWED_MODULES

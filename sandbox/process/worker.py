@@ -179,7 +179,7 @@ def _call_entry(
     walls = job.get("walls")
     arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
     code = compile_for(job["source"], walls)
-    model_classes = job.get("hook") is not None or uses_model_classes(code)
+    model_classes = job.get("hook") is not None or uses_model_classes(job["source"])
     injected = ces_globals(context, rpc, start, model_classes=model_classes)
     if walls == "process":
         namespace = plain_globals(injected=injected, output=output)
