@@ -14,9 +14,11 @@ smolagents and of both toolpen modes are interleaved, 20 of one then 20 of the n
 the goal's ratio compares calls made in the same seconds; back-to-back calls do not sleep (a
 single-use call then waits for a fork).
 
-Run: ``.venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_call.py``; with
-``--libraries`` (and the ``ces`` extra installed) the runtimes also register a tool importing numpy
-and protobuf, which their zygotes then load: the figures of a pool whose tools use them.
+Run: ``.venv/bin/pip install -e ".[bench]" && .venv/bin/python bench/bench_call.py``. The two
+tools measured use neither pydantic nor the CES classes, so the pools' zygotes do not load them;
+with ``--ces`` the runtimes also register a tool building a CES ``Part`` (the zygotes then load
+pydantic and the CES classes), with ``--libraries`` (and the ``ces`` extra installed) a tool
+importing numpy and protobuf: the figures of pools whose tools use them.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from runtime import Runtime  # noqa: E402
 TRIVIAL = 'def add(a: int, b: int) -> int:\n    """Adds two numbers."""\n    return a + b\n'
 PRIMES = PRIME_COUNTER.replace("-> int:\n", '-> int:\n    """Counts primes."""\n', 1)
 ROUNDS = 300
+CES_TOOL = 'def reply(text: str) -> dict:\n    """Replies."""\n    return Part(text=text).to_json()\n'
 LIBRARIES = (
     "import numpy as np\nfrom google.protobuf import struct_pb2\n\n\n"
     'def mean(values: list[float]) -> float:\n    """Averages."""\n    return float(np.mean(values))\n'
@@ -119,8 +122,11 @@ def row(label: str, samples: list[float], note: str = "") -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
+    parser.add_argument(
+        "--ces", action="store_true", help="register a tool using the CES classes (pydantic) too"
+    )
     parser.add_argument("--libraries", action="store_true", help="register a numpy and protobuf tool too")
-    libraries = parser.parse_args().libraries
+    options = parser.parse_args()
     print("| trivial call | p50 ms | p99 ms | note |\n| --- | ---: | ---: | --- |")
     row("plain CPython (exec + call)", timed(trivial_plain()))
     row("RestrictedPython directly (compile + exec + call)", timed(trivial_restrictedpython()))
@@ -134,7 +140,9 @@ def main() -> None:
         for rt in runtimes.values():
             rt.add_tool(TRIVIAL)
             rt.add_tool(PRIMES)
-            if libraries:
+            if options.ces:
+                rt.add_tool(CES_TOOL)
+            if options.libraries:
                 rt.add_tool(LIBRARIES)
             timed(lambda rt=rt: rt.call("add", {"a": 1, "b": 2}), rounds=30)
         paced = timed_interleaved(

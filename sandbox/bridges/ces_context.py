@@ -15,17 +15,19 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
+import importlib
 import json
 import re
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
 from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
-from sandbox.language.pydantic_loader import ces_types, load_pydantic
+from sandbox.language.pydantic_loader import load_pydantic
 from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 
 if TYPE_CHECKING:
@@ -50,6 +52,15 @@ MODEL_CLASS_NAMES = (
 them when its code names one (``uses_model_classes``), so that pydantic loads only where used."""
 _GLOBALS_READERS = frozenset({"globals", "vars", "locals", "eval", "exec"})
 """Names through which plain CPython code (``walls="process"``) reads its globals without naming them."""
+
+
+def ces_types() -> ModuleType:
+    """``sandbox.bridges.ces_types`` (the CES classes), pydantic loaded and walled first."""
+    module = sys.modules.get("sandbox.bridges.ces_types")
+    if module is None:
+        load_pydantic()
+        module = importlib.import_module("sandbox.bridges.ces_types")
+    return module
 
 
 def _as_model(model: str, value: Any) -> Any:

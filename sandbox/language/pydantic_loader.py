@@ -9,7 +9,6 @@ class, ``context.user_content``, a callback's ``llm_request``).
 
 from __future__ import annotations
 
-import importlib
 import sys
 from types import ModuleType
 
@@ -35,12 +34,3 @@ def load_pydantic() -> ModuleType:
         guards.close_array_interface(pydantic.BaseModel)  # extra fields hold tool values
         install_pydantic_hook()
     return pydantic
-
-
-def ces_types() -> ModuleType:
-    """``sandbox.bridges.ces_types`` (the CES classes), pydantic loaded and walled first."""
-    module = sys.modules.get("sandbox.bridges.ces_types")
-    if module is None:
-        load_pydantic()
-        module = importlib.import_module("sandbox.bridges.ces_types")
-    return module

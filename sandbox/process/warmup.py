@@ -25,9 +25,8 @@ import zoneinfo
 
 from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
-from sandbox.bridges.ces_context import names_in, uses_model_classes
+from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.language.modules import ALLOWED_MODULES, LIBRARY_VIEWS, module_view
-from sandbox.language.pydantic_loader import ces_types
 from sandbox.process.forking import reseed
 from sandbox.process.worker import PREPARATION_FRAME, rehearse
 from sandbox.wire import decode, encode
