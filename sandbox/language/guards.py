@@ -290,15 +290,36 @@ def arm_checks(armed: bool = True) -> None:
 
 
 def checks_apply() -> bool:
-    """True while tool code is on the stack, and in an armed worker unless a host module is being imported."""
+    """True while tool code is on the stack, and in an armed process unless the zygote is importing a module."""
     frame = sys._getframe(1)
     while frame is not None:
         if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
             return True
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
+        if _imports_exempt and frame.f_code.co_filename.startswith("<frozen importlib"):
             return False
         frame = frame.f_back
     return _armed
+
+
+def end_import_exemption() -> None:
+    """In a worker, before its first job: the checks apply inside imports too, from now on.
+
+    The zygote imports libraries (``warmup``) with the checks off: no tool code has run in it. In
+    a worker an import may run while objects of the tool's are alive, and a finalizer (or a cache
+    evicting a key of the tool's) can call a host function with the tool's arguments in the
+    middle of it: exempt, ``typing.get_type_hints`` evaluated a tool's string with the real builtins.
+    """
+    global _imports_exempt
+    _imports_exempt = False
+
+
+_imports_exempt = True
+
+
+def imports_checked() -> bool:
+    """Whether a module imported now would run under the checks (in a worker, under the language
+    wall), where library code fails them: such a library must be loaded by the zygote."""
+    return not _imports_exempt and checks_apply()
 
 
 def restricted_code_running() -> bool:
@@ -310,7 +331,7 @@ def restricted_code_running() -> bool:
             return True
         if name == PLAIN_MODULE_NAME:
             return False
-        if frame.f_code.co_filename.startswith("<frozen importlib"):
+        if _imports_exempt and frame.f_code.co_filename.startswith("<frozen importlib"):
             return False
         frame = frame.f_back
     return _armed

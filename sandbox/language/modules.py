@@ -438,6 +438,11 @@ def module_view(name: str) -> ModuleView:
 
 def _public_members(name: str) -> dict[str, Any]:
     if name in LIBRARY_VIEWS:
+        if name not in sys.modules and guards.imports_checked():  # its code would fail the checks
+            guards.refuse(
+                f"{name} was not loaded for this call: the pool loads a library when a registered "
+                "tool's source imports it (Runtime.add_tool), not while a tool runs"
+            )
         return dict(importlib.import_module(LIBRARY_VIEWS[name]).members(name))
     if name.partition(".")[0] == "pydantic":
         load_pydantic()  # its wall first

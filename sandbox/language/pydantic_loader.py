@@ -3,14 +3,16 @@
 pydantic and the CES classes built on it are about a third of a zygote's memory, which every
 fork copies the page tables of and every idle worker shares a part of. So a zygote loads them
 only once a registered tool needs them (``warmup.preload_libraries``), and a worker whose zygote
-did not loads them here, from disk, when its tool first reaches them (``import pydantic``, a CES
-class, ``context.user_content``, a callback's ``llm_request``).
+did not refuses a tool that reaches them under the language wall, and loads them from disk under
+``walls="process"``.
 """
 
 from __future__ import annotations
 
 import sys
 from types import ModuleType
+
+from sandbox.language import guards
 
 _tool_process = False  # a zygote or worker: pydantic gets its wall when it loads
 
@@ -24,11 +26,21 @@ def enable() -> None:
 
 
 def load_pydantic() -> ModuleType:
-    """pydantic, imported, with its hooks installed in a tool process (before tool code can reach it). Idempotent."""
+    """pydantic, imported, with its hooks installed in a tool process (before tool code can reach it). Idempotent.
+
+    A worker under the language wall does not import it: an import there runs under the checks
+    (``guards.end_import_exemption``), which pydantic's own code fails. Its zygote loads it when
+    the tool's source shows the need (``warmup.libraries_needed``); otherwise the call is refused.
+    """
+    if "pydantic" not in sys.modules and guards.imports_checked():
+        guards.refuse(
+            "this tool reaches pydantic (the CES classes, context.user_content, events) in a way its "
+            "source does not show, and a worker cannot load it under the language wall: name what it "
+            "uses in the source (import pydantic, the class, context.user_content)"
+        )
     import pydantic  # noqa: PLC0415 - the point of this module
 
     if _tool_process:
-        from sandbox.language import guards  # noqa: PLC0415
         from sandbox.language.pydantic_wall import install_pydantic_hook  # noqa: PLC0415
 
         guards.close_array_interface(pydantic.BaseModel)  # extra fields hold tool values

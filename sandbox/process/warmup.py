@@ -439,7 +439,7 @@ PYDANTIC_TRIGGERS = frozenset(
 )
 """Names besides the CES classes' (``ces_context.uses_model_classes``) that lead a tool to pydantic
 without an import: what ``context`` gives as CES objects, and a callback's arguments (a callback
-is also a function named ``*_callback``)."""
+is also a function named ``*_callback``, a fake ``fake_*``)."""
 _preloaded: set[str] = set()
 _LIBC = ctypes.CDLL(None)
 SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after its first 8 calls
@@ -511,9 +511,10 @@ def libraries_needed(source: str) -> set[str]:
 
     Any import statement counts, under both walls modes: ``import numpy.linalg``, ``from numpy
     import x``, ``from google import protobuf``. pydantic counts too where the code names what is
-    built on it (``PYDANTIC_TRIGGERS``: a CES class, ``context.user_content``, a callback). A
-    tool that reaches a library otherwise (``importlib.import_module`` under ``walls="process"``,
-    ``getattr(context, "user_" + "content")``) loads it in its worker, from disk.
+    built on it (``PYDANTIC_TRIGGERS``: a CES class, ``context.user_content``, a callback or fake,
+    which receive CES objects). A tool that reaches a library otherwise (``importlib.import_module``,
+    ``getattr(context, "user_" + "content")``) loads it in its worker, from disk, under
+    ``walls="process"``; under the language wall it is refused.
     """
     try:
         tree = parse_source(source)

@@ -35,7 +35,7 @@ from runtime.errors import (
 from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals, settle, uses_model_classes
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
-from sandbox.language.guards import arm_checks
+from sandbox.language.guards import arm_checks, end_import_exemption
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
@@ -77,6 +77,7 @@ will decode its job (a worker never encodes a job)."""
 def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
     seccomp, base_vm = isolate_worker(sock.fileno(), zygote)
+    end_import_exemption()
     rpc = RpcClient(sock)
     if not _job_waiting(sock):  # handed its job at once (a busy pool): the job itself touches those pages
         prepare(rpc, base_vm, reuse=reuse)
