@@ -160,6 +160,7 @@ class _Zygote:
         self._send_lock = threading.Lock()
         self._warms_sent = 0
         self._warms_done = 0
+        self._warms_loading: set[int] = set()  # the warms that loaded a library into the zygote
         self._warmed = threading.Condition()
         self._on_worker = on_worker
         self._on_exit = on_exit
@@ -245,10 +246,16 @@ class _Zygote:
             self._warms_sent += 1
             return self._warms_sent
 
-    def wait_warmed(self, number: int) -> None:
-        """Wait until the zygote has warmed the ``number``-th tool sent (or died, or ``WARM_WAIT`` passed)."""
+    def wait_warmed(self, number: int) -> bool:
+        """Wait until the zygote has warmed the ``number``-th tool sent (or died, or ``WARM_WAIT``
+        passed); whether that warm loaded a library (True when unknown)."""
         with self._warmed:
-            self._warmed.wait_for(lambda: self._warms_done >= number or not self.alive, timeout=WARM_WAIT)
+            done = self._warmed.wait_for(
+                lambda: self._warms_done >= number or not self.alive, timeout=WARM_WAIT
+            )
+            loaded = number in self._warms_loading
+            self._warms_loading.discard(number)
+            return loaded or not done or self._warms_done < number
 
     def close(self) -> None:
         self.stderr.close()
@@ -277,6 +284,8 @@ class _Zygote:
                 elif message.get("op") == "warmed":
                     with self._warmed:
                         self._warms_done += 1
+                        if message.get("loaded"):
+                            self._warms_loading.add(self._warms_done)
                         self._warmed.notify_all()
         except (OSError, ProtocolError):
             pass  # closed by the pool, or the zygote died
@@ -342,7 +351,14 @@ class WorkerPool:
         self._zygote = self._start_zygote()
 
     def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
-        """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults."""
+        """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults.
+
+        A source not warmed yet is warmed first (``warm``): a worker under the language wall
+        imports nothing, so what the source needs must be in the zygote.
+        """
+        walls = job.get("walls") or "all"
+        if (job["source"], walls) not in self._warm_sources:
+            self.warm(job["source"], walls, recycle=False)
         with self._lock:
             self._in_use += 1
         try:
@@ -361,16 +377,16 @@ class WorkerPool:
         """The pool can fork workers: open, and its zygote running."""
         return not self._closed and self._zygote.alive and self._zygote.process.poll() is None
 
-    def warm(self, source: str, walls: WallsMode = "all") -> None:
-        """Compile a tool (for ``walls``) in the zygote, and load the libraries it imports, so that
+    def warm(self, source: str, walls: WallsMode = "all", *, recycle: bool = True) -> None:
+        """Compile a tool (for ``walls``) in the zygote, and load the libraries it needs, so that
         workers forked from now on have them; returns once the zygote has, the workers forked
-        before replaced."""
+        before replaced (``recycle=False``: only if the zygote loaded a library, which they lack)."""
         with self._lock:
             self._warm_sources[source, walls] = None
             zygote = self._zygote
             number = zygote.warm(source, walls)
-        zygote.wait_warmed(number)
-        self._recycle_ready()
+        if zygote.wait_warmed(number) or recycle:
+            self._recycle_ready()
 
     def probe_walls(self) -> dict[str, dict[str, str]]:
         """Which walls a worker has in force: ``{"active": {...}, "missing": {...}}``."""

@@ -473,8 +473,8 @@ def rehearse_preparation() -> None:
         encode(done)
 
 
-def preload_libraries(source: str) -> None:
-    """Load, view and rehearse each library ``source`` needs (``libraries_needed``), once.
+def preload_libraries(source: str) -> bool:
+    """Load, view and rehearse each library ``source`` needs (``libraries_needed``), once; whether it loaded one.
 
     Then the call's path again (``rehearse``, ``rehearse_preparation``): a library's views reset the
     guards' cache of rules per class, and its load leaves the interpreter's caches as it used
@@ -492,6 +492,7 @@ def preload_libraries(source: str) -> None:
     if loading:
         rehearse()
         rehearse_preparation()
+    return bool(loading)
 
 
 def settle() -> None:

@@ -14,7 +14,8 @@ socket (``SOCK_SEQPACKET``, one message a packet, JSON but for the fork request)
   not reported.
 - ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode), and load the
   libraries it imports (``warmup.preload_libraries``), so that later forks inherit both; answer
-  ``{"op": "warmed"}`` (workers the pool received before it were forked before the warm-up).
+  ``{"op": "warmed", "loaded"}`` (``loaded``: a library was loaded; workers the pool received
+  before it were forked before the warm-up).
 - It reports a worker that ended other than cleanly (exit code 0) before it was retired as
   ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal); any other end costs the pool nothing.
 
@@ -98,9 +99,9 @@ class Zygote:
 
     def handle(self, message: dict[str, Any]) -> None:
         if message.get("op") == "warm":
-            warm(str(message.get("source", "")), message.get("walls"))
+            loaded = warm(str(message.get("source", "")), message.get("walls"))
             settle()  # what it loaded joins the warm heap
-            self.control.send(encode({"op": "warmed"}))
+            self.control.send(encode({"op": "warmed", "loaded": loaded}))
 
     def retire(self, pid: int) -> None:
         """Kill a worker the pool is done with (most have exited already) and forget its end."""
@@ -152,13 +153,16 @@ class Zygote:
             self.control.send(encode({"op": "exit", "pid": pid, "code": code}))
 
 
-def warm(source: str, walls: object) -> None:
-    """Load the libraries a tool imports and compile it, so that both are cached before the next forks."""
-    # a library that fails to load fails the calls importing it (in their workers), not the pool
+def warm(source: str, walls: object) -> bool:
+    """Load the libraries a tool needs and compile it, so that both are cached before the next
+    forks; whether a library was loaded (the workers forked before lack it)."""
+    loaded = False
+    # a library that fails to load fails the calls needing it (in their workers), not the pool
     with contextlib.suppress(Exception):
-        preload_libraries(source)
+        loaded = preload_libraries(source)
     with contextlib.suppress(ToolpenError):  # the call reports it, located, when the tool runs
         compile_for(source, walls)
+    return loaded
 
 
 if __name__ == "__main__":

