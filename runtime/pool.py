@@ -128,6 +128,7 @@ class _Worker:
     pidfd: int
     jail: subprocess.Popen[bytes] | None  # bubblewrap's process (None: unjailed); the worker dies with it
     zygote: _Zygote  # the zygote that forked it
+    walls: str | None = None  # a kept worker's walls mode: the mode of its first call, its only one
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -300,6 +301,11 @@ class _Zygote:
         self._on_worker(
             _Worker(pid, socket.socket(fileno=fd), pidfd, self.process if self.jailed else None, self)
         )
+
+
+def _bound_to_other_walls(worker: _Worker, walls: str | None) -> bool:
+    """Whether a kept worker ran calls of another walls mode than this call's (None: not a call)."""
+    return walls is not None and worker.walls is not None and worker.walls != walls
 
 
 def _popen(command: list[str], **options: Any) -> subprocess.Popen[bytes]:
@@ -530,9 +536,12 @@ class WorkerPool:
 
     def _exchange(self, message: dict[str, Any], limits: Limits, rpc: Rpc) -> WorkerReply:
         """Send ``message`` to a worker and converse until its ``done``; the worker is then retired or kept."""
+        walls = (message.get("walls") or "all") if message.get("op") == "call" else None
         for _ in range(self.size + HAND_ATTEMPTS):
             worker = self._take()
-            while self.reuse and _has_more(worker.sock):  # a kept worker that spoke after its done
+            # a kept worker that spoke after its done, or that ran calls of the other walls mode:
+            # objects of a walled tool must not outlive its call into one whose checks are off
+            while self.reuse and (_has_more(worker.sock) or _bound_to_other_walls(worker, walls)):
                 worker.kill()
                 self._retire(worker)
                 worker = self._take()
@@ -540,6 +549,7 @@ class WorkerPool:
             if outcome is not None:
                 reply, answered = outcome
                 if answered and self.reuse:
+                    worker.walls = walls or worker.walls
                     self._ready.put(worker)
                 else:
                     self._retire(worker)

@@ -525,14 +525,21 @@ def missing_member(module: str, member: str) -> str:
     return left_out_reason(module, member) or f"{module} has no such name"
 
 
+def _has_member(module: str, member: str) -> bool:
+    """Whether ``module`` has ``member``, read from its namespace and ``__all__``: never through a
+    module ``__getattr__``, which imports submodules (numpy's ``testing``, pydantic's deprecated names)."""
+    if member in _LEFT_OUT.get(module, {}):
+        return True
+    namespace = vars(importlib.import_module(module))
+    return member in namespace or member in namespace.get("__all__", ())
+
+
 def left_out_reason(module: str, member: str) -> str | None:
     """Why toolpen's view of an allowed ``module`` leaves out a public ``member`` it has, else None."""
     if module not in ALLOWED_MODULES or member.startswith("_"):
         return None
     view = module_view(module)
-    if member in object.__getattribute__(view, "_members") or not hasattr(
-        importlib.import_module(module), member
-    ):
+    if member in object.__getattribute__(view, "_members") or not _has_member(module, member):
         return None
     reason = _LEFT_OUT.get(module, {}).get(member)
     if reason is None and module in LIBRARY_VIEWS:
