@@ -10,7 +10,6 @@ hostile source). The oracle of most is the worker's ``random`` state: the unchec
 
 from __future__ import annotations
 
-import random
 import subprocess
 import sys
 import textwrap
@@ -25,39 +24,10 @@ from runtime.errors import NotFound, PolicyViolation
 from runtime.pool import WorkerPool, WorkerReply
 from sandbox.limits import Limits
 from tests.attacks import PACKAGE_DIR, assert_refused, attack
+from tests.attacks.finalizers import SEEDED, assert_not_leaked, with_prelude
 
-SEEDED = random.Random(4242).random()
-"""What the worker's first ``random.random()`` answers after the unchecked string ran."""
 USER_CONTENT = {"user_content": {"role": "user", "parts": [{"text": "hi"}]}}
 LIMITS = Limits(wall_time=20.0, cpu_time=20.0)
-
-# The finalizer: ``close`` of an io object is a host callable (typing.get_type_hints through
-# functools.partial) on an object whose __annotations__ is a code string. Unchecked, ForwardRef
-# compiles and evaluates it with the real builtins: it seeds random and fills the marker lists.
-FINALIZER_PRELUDE = """
-import functools, io, random, typing
-
-MARK = "toolpen-red-" + "marker"
-CODE = ("[__import__('random').seed(4242), [o.append(__import__('builtins').open) "
-        "for o in __import__('gc').get_objects() "
-        "if type(o) is list and len(o) == 1 and o[0] == 'toolpen-red-marker']]")
-
-
-class Hints:
-    def __getattr__(self, name):
-        if name == "__annota" + "tions__":
-            return {"x": CODE}
-        raise AttributeError(name)
-
-
-class Closing(io.BytesIO):
-    close = functools.partial(typing.get_type_hints, Hints())
-
-
-def garbage():
-    cycle = Closing()
-    cycle.me = cycle  # freed by the collector, during whatever allocates next
-"""
 
 CODECS = (
     '["cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "koi8_r", "koi8_u",'
@@ -69,16 +39,6 @@ CODECS = (
     ' "cp775", "cp856", "cp858", "cp1006", "cp1125", "hp_roman8", "ptcp154", "tis_620", "kz1048",'
     ' "palmos", "mac_arabic", "mac_farsi", "mac_croatian", "mac_romanian", "koi8_t"]'
 )
-
-
-def with_prelude(entry: str) -> str:
-    """A tool: ``entry`` (its first function), then the finalizer's helpers."""
-    return textwrap.dedent(entry) + FINALIZER_PRELUDE
-
-
-def assert_not_leaked(output: Any) -> None:
-    assert "built-in function open" not in repr(output), output
-    assert SEEDED not in (output if isinstance(output, list) else [output]), output
 
 
 @pytest.fixture
@@ -119,16 +79,7 @@ def test_re_cache_eviction_during_a_codec_import_is_checked(lean: Runtime) -> No
 
         def evicted() -> list:
             box = [MARK]
-
-            class Pattern(str):
-                pass
-
-            for number in range(512):
-                re.compile("toolpen-fill-a-" + str(number))
-            pattern = Pattern("toolpen-red-(pattern)")
-            pattern.keep = Closing()
-            re.compile(pattern)
-            del pattern
+            plant_in_re_cache()
             for number, codec in enumerate({CODECS}):
                 "x".encode(codec)
                 re.compile("toolpen-fill-b-" + str(number))
@@ -216,14 +167,7 @@ def test_a_language_job_key_evicted_by_a_process_job_of_a_mixed_reused_pool() ->
         import re
 
         def plant_key() -> str:
-            class Pattern(str):
-                pass
-
-            for number in range(512):
-                re.compile("toolpen-fill-a-" + str(number))
-            pattern = Pattern("toolpen-red-(pattern)")
-            pattern.keep = Closing()
-            re.compile(pattern)
+            plant_in_re_cache()
             return "planted"
         """)
     plain = """

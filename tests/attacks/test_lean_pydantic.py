@@ -20,6 +20,7 @@ from runtime.errors import NotFound
 from runtime.pool import WorkerPool, WorkerReply
 from sandbox.limits import Limits
 from tests.attacks import assert_refused, attack
+from tests.attacks.finalizers import with_prelude
 
 USER_CONTENT = {"user_content": {"role": "user", "parts": [{"text": "hi"}]}}
 LIMITS = Limits(wall_time=10.0, cpu_time=10.0)
@@ -137,31 +138,13 @@ def test_gc_finalizer_during_the_lazy_pydantic_load_evaluates_an_unchecked_forwa
     # object whose __getattr__ answers __annotations__ with a code string: ForwardRef's checked
     # __init__/_evaluate see <frozen importlib before the tool frame (guards.checks_apply), so the
     # string is compiled and eval-ed unchecked, with globals {} (the real builtins).
-    source = """
-        import functools, io, typing
-
-        MARK = "toolpen-red-" + "marker"
-        CODE = ("[o.append(__import__('builtins').open) for o in __import__('gc').get_objects() "
-                "if type(o) is list and len(o) == 1 and o[0] == 'toolpen-red-marker']")
-
+    source = with_prelude("""
         def forward_ref_in_import() -> str:
             box = [MARK]
-
-            class Hints:
-                def __getattr__(self, name):
-                    if name == "__annota" + "tions__":
-                        return {"x": CODE}
-                    raise AttributeError(name)
-
-            class Closing(io.BytesIO):
-                close = functools.partial(typing.get_type_hints, Hints())
-
-            cycle = Closing()
-            cycle.me = cycle
-            del cycle
+            garbage()
             getattr(context, "user_" + "content")  # the in-worker load of pydantic
             return repr(box)
-        """
+        """)
     result = call(lean, source)
     assert "built-in function open" not in repr(result.output), result.output
 
@@ -172,39 +155,15 @@ def test_re_cache_eviction_during_the_lazy_pydantic_load_runs_a_finalizer_unchec
     # the oldest of a full cache (re._MAXCACHE, 512). The lazy load compiles new patterns at module
     # level (about 19), the first of which evicts the key: its refcount drops to zero inside
     # re._compile, under <frozen importlib, and the finalizer runs there. Deterministic.
-    source = """
-        import functools, io, re, typing
-
-        MARK = "toolpen-red-" + "marker"
-        CODE = ("[o.append(__import__('builtins').open) for o in __import__('gc').get_objects() "
-                "if type(o) is list and len(o) == 1 and o[0] == 'toolpen-red-marker']")
-
+    source = with_prelude("""
         def evicted_in_import() -> str:
             box = [MARK]
-
-            class Hints:
-                def __getattr__(self, name):
-                    if name == "__annota" + "tions__":
-                        return {"x": CODE}
-                    raise AttributeError(name)
-
-            class Closing(io.BytesIO):
-                close = functools.partial(typing.get_type_hints, Hints())
-
-            class Pattern(str):
-                pass
-
-            for number in range(512):
-                re.compile("toolpen-fill-a-" + str(number))
-            pattern = Pattern("toolpen-red-(pattern)")
-            pattern.keep = Closing()
-            re.compile(pattern)
-            del pattern
+            plant_in_re_cache()
             for number in range(511):
                 re.compile("toolpen-fill-b-" + str(number))
             getattr(context, "user_" + "content")  # the in-worker load of pydantic
             return repr(box)
-        """
+        """)
     result = call(lean, source)
     assert "built-in function open" not in repr(result.output), result.output
 
