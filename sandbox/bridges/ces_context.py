@@ -377,13 +377,14 @@ def uses_model_classes(source: str) -> bool:
 _MODEL_CLASS_READERS = frozenset(MODEL_CLASS_NAMES) | _GLOBALS_READERS
 
 
-@functools.lru_cache(maxsize=256)
+@functools.cache
 def names_in(source: str) -> frozenset[str]:
     """The names ``source`` uses, read, not run: variables, attributes, functions, classes and
     parameters, those inside string annotations (``x: "Part"``), and strings that are names
     (``getattr(context, "events")``). Empty for a source that does not parse.
 
-    A zygote reads them once per tool it warms (``warmup.libraries_needed``); its workers find them cached.
+    A zygote reads them once per tool it warms (``warmup.libraries_needed``); its workers find them
+    cached, however many tools the pool has (one small set per source).
     """
     try:
         tree = parse_source(source)
