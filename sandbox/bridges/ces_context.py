@@ -429,11 +429,14 @@ def _hook_value(name: str, value: Any) -> Any:
     return value
 
 
-def _json_of(value: Any) -> Any:
+def is_ces_model(value: object) -> bool:
+    """Whether ``value`` is an object of a CES class (never, where they are not loaded)."""
     types = sys.modules.get("sandbox.bridges.ces_types")
-    if types is not None and isinstance(value, types.CesModel):
-        return value.to_json()
-    return json.loads(json.dumps(value))
+    return types is not None and isinstance(value, types.CesModel)
+
+
+def _json_of(value: Any) -> Any:
+    return value.to_json() if is_ces_model(value) else json.loads(json.dumps(value))
 
 
 class HookCall:

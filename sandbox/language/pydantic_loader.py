@@ -21,7 +21,7 @@ def enable() -> None:
     """In a process where tool code runs (``namespace.install_process_hooks``): wall pydantic as it loads."""
     global _tool_process
     _tool_process = True
-    if "pydantic" in sys.modules:  # loaded already (a walls="process" call imported it itself)
+    if "pydantic" in sys.modules:  # imported before this process armed its hooks
         load_pydantic()
 
 

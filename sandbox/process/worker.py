@@ -32,7 +32,14 @@ from runtime.errors import (
     ToolFailed,
     ToolpenError,
 )
-from sandbox.bridges.ces_context import HookCall, ToolContext, ces_globals, settle, uses_model_classes
+from sandbox.bridges.ces_context import (
+    HookCall,
+    ToolContext,
+    ces_globals,
+    is_ces_model,
+    settle,
+    uses_model_classes,
+)
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.guards import arm_checks, end_import_exemption
@@ -300,11 +307,10 @@ def _result_text(result: Any, limit: int) -> str:
 
 def jsonable(value: object) -> Any:
     """The JSON form of what a result may hold besides JSON types (the module docstring lists them)."""
+    if is_ces_model(value):
+        return value.to_json()
     pydantic = sys.modules.get("pydantic")  # not loaded: no model to meet
     if pydantic is not None and isinstance(value, pydantic.BaseModel):
-        ces_types = sys.modules.get("sandbox.bridges.ces_types")
-        if ces_types is not None and isinstance(value, ces_types.CesModel):
-            return value.to_json()
         return value.model_dump(mode="json")
     if isinstance(value, set | frozenset):
         try:
