@@ -1,7 +1,8 @@
 """Pre-forked workers from a warm zygote, and one call through a worker under a deadline.
 
 The pool keeps ``size`` workers ready; a worker that is done with is replaced after its call
-(not during it, so that the fork does not compete with the call for CPU). The parent enforces the wall-clock deadline with
+(not during it, so that the fork does not compete with the call for CPU): its zygote forks the
+replacement when the worker ends, and is asked for it only when the pool kills a worker. The parent enforces the wall-clock deadline with
 SIGKILL (through a pidfd, so a recycled pid is never hit), answers the worker's RPCs by calling
 ``rpc(target, method, params)``, and turns every way a worker can end into a :class:`WorkerReply`:
 the ``done`` message decoded and checked here, once, or the structured error of a worker that
@@ -46,6 +47,7 @@ from runtime.jail import (
     namespace_walls,
     seccomp_program,
 )
+from runtime.ready_stack import ReadyStack
 from runtime.state import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import (
@@ -347,7 +349,7 @@ class WorkerPool:
             self._weaken("seccomp", exc.message)
             self._seccomp = b""
         # last in, first out: the worker prepared last is the one whose pages are likeliest still cached
-        self._ready: queue.Queue[_Worker] = queue.LifoQueue()
+        self._ready: ReadyStack[_Worker] = ReadyStack()
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
         self._lock = threading.Lock()
@@ -410,7 +412,7 @@ class WorkerPool:
         with self._lock:
             self._closed = True
             self._zygote.close()
-        self._recycle_ready(replace=False)
+        self._recycle_ready()
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -441,6 +443,19 @@ class WorkerPool:
             self._pending = max(0, self._pending - 1)
         self._ready.put(worker)
 
+    def _let_go(self, worker: _Worker) -> None:
+        """Close a single-use worker that answered a call under the language wall: no tool code
+        runs after its ``done`` (``worker.serve``), it exits by itself, and its zygote replaces it
+        when it does, unasked. Nothing is sent: the caller's path ends here."""
+        with self._lock:
+            current = not self._closed and worker.zygote is self._zygote
+            if current:
+                self._pending += 1
+        if not current:
+            self._retire(worker)
+            return
+        worker.close()
+
     def _retire(self, worker: _Worker) -> None:
         """Close a worker and have it killed and replaced.
 
@@ -457,7 +472,8 @@ class WorkerPool:
         worker.close()
 
     def _replace(self, worker: _Worker) -> bool:
-        """Ask the zygote that forked ``worker`` to kill it and fork another; False if it can't."""
+        """Ask the zygote that forked ``worker`` to kill it and fork another (or none, if it has
+        ended and been replaced already); False if it can't."""
         with self._lock:
             if self._closed or worker.zygote is not self._zygote:
                 return False
@@ -478,20 +494,18 @@ class WorkerPool:
                     self._pending += 1
 
     def _take(self) -> _Worker:
-        try:
-            return self._ready.get_nowait()
-        except queue.Empty:
-            # none ready and none on its way (a burst, or a nested tools.<name>() call while the
-            # caller holds one): fork one now rather than wait for a finished call's refill
-            if self._pending == 0:
+        worker = self._ready.take_nowait()
+        if worker is not None:
+            return worker
+        # none ready and none on its way (a burst, or a nested tools.<name>() call while the
+        # caller holds one): fork one now rather than wait for a finished call's refill
+        if self._pending == 0:
+            self._request_forks(1)
+        while (worker := self._ready.take(TAKE_WAIT)) is None:
+            self._restart_dead_zygote()
+            if self._pending == 0:  # every fork is delivered (with its pidfd) unless the zygote died
                 self._request_forks(1)
-        while True:
-            try:
-                return self._ready.get(timeout=TAKE_WAIT)
-            except queue.Empty:
-                self._restart_dead_zygote()
-                if self._pending == 0:  # every fork is delivered (with its pidfd) unless the zygote died
-                    self._request_forks(1)
+        return worker
 
     def _restart_dead_zygote(self) -> None:
         with self._lock:
@@ -511,16 +525,13 @@ class WorkerPool:
                 )
                 self._zygote = self._start_zygote()
 
-    def _recycle_ready(self, *, replace: bool = True) -> None:
-        count = 0
-        while True:
-            try:
-                self._ready.get_nowait().close()
-            except queue.Empty:
-                break
-            count += 1
-        if replace and count:
-            self._request_forks(count)
+    def _recycle_ready(self) -> None:
+        """Close the ready workers: each exits, and its zygote (unless closed) replaces it."""
+        for worker in self._ready.drain():
+            if worker.zygote is self._zygote:
+                with self._lock:
+                    self._pending += 1
+            worker.close()
 
     def _record_exit(self, pid: int, code: int) -> None:
         with self._exit_seen:
@@ -551,6 +562,8 @@ class WorkerPool:
                 if answered and self.reuse:
                     worker.walls = walls or worker.walls
                     self._ready.put(worker)
+                elif answered and walls == "all":
+                    self._let_go(worker)
                 else:
                     self._retire(worker)
                 return reply

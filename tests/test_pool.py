@@ -20,6 +20,7 @@ from runtime.pool import WorkerPool, WorkerReply
 from runtime.state import StateDelta
 from sandbox.limits import Limits
 from sandbox.wire import ProtocolError
+from tests.jail_processes import jail_pids
 
 LIMITS = Limits(wall_time=2.0, cpu_time=2.0)
 
@@ -249,6 +250,29 @@ def test_probing_the_walls_replaces_the_worker_it_used():
         pool.probe_walls()
         wait_until_ready(pool)
         assert pool._ready.qsize() == 1
+
+
+def test_single_use_workers_are_replaced_and_the_pool_does_not_grow():
+    """A single-use worker exits after its call and its zygote replaces it unasked; a killed one
+    (a timeout) is replaced once, whether it had ended before the pool asked or not."""
+    with WorkerPool(size=2) as pool:
+        settle(pool)
+        before = jail_pids(pool._zygote.process.pid)
+        for n in range(20):
+            assert run(pool, "def f(n: int) -> int:\n    return n\n", {"n": n}).output == n
+        late = run(pool, "def f():\n    while True:\n        pass\n", limits=Limits(wall_time=0.3))
+        assert isinstance(late.error, Timeout)
+        settle(pool)
+        after = jail_pids(pool._zygote.process.pid)
+        assert len(after) == len(before) and len(after - before) == 2  # two new workers, as many as before
+
+
+def settle(pool: WorkerPool) -> None:
+    """Wait (up to 10 s) until the pool's workers are all ready and no fork is on its way."""
+    deadline = time.monotonic() + 10
+    while (pool._ready.qsize() < pool.size or pool._pending) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)  # a worker that would be one too many is forked by now
 
 
 def wait_until_ready(pool: WorkerPool) -> None:

@@ -14,6 +14,7 @@ dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
 from __future__ import annotations
 
 import datetime
+import gc
 import inspect
 import json
 import socket
@@ -92,7 +93,12 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
         if job.get("op") == "walls":
             send_frame(sock, _walls_report(worker_walls(zygote, sock.fileno(), seccomp)))
             continue
-        send_frame(sock, run_call(job, rpc, base_vm=base_vm, reuse=reuse))
+        done = run_call(job, rpc, base_vm=base_vm, reuse=reuse)
+        if not reuse:
+            # nothing of the tool's runs after its done (no finalizer from a collection): the pool
+            # does not kill a single-use worker under the language wall, it lets it exit
+            gc.disable()
+        send_frame(sock, done)
         if not reuse:
             return
 

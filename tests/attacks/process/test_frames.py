@@ -13,13 +13,13 @@ import json
 import struct
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from runtime.pool import WorkerPool
 from sandbox.limits import Limits
+from tests.jail_processes import gone
 
 LIMITS = Limits(wall_time=20.0, cpu_time=20.0)
 
@@ -125,32 +125,6 @@ class Host:
         return params
 
 
-def _gone(pool: WorkerPool, pid: int, timeout: float = 5.0) -> bool:
-    """Whether no live process of the pool's jail has ``pid`` (the jail's own pid) any more."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if pid not in _jail_pids(pool._zygote.process.pid):
-            return True
-        time.sleep(0.02)
-    return False
-
-
-def _jail_pids(root: int) -> set[int]:
-    """The pids, as the jail sees them (``NSpid``'s last), of ``root``'s live descendants."""
-    found, below = set(), [root]
-    while below:
-        pid = below.pop()
-        try:
-            status = Path(f"/proc/{pid}/status").read_text()
-            below.extend(map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split()))
-        except OSError:
-            continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        if not fields.get("State", "").strip().startswith("Z"):
-            found.add(int(fields["NSpid"].split()[-1]))
-    return found
-
-
 @pytest.fixture(scope="module")
 def pool() -> Any:
     with WorkerPool(size=2) as workers:
@@ -180,7 +154,7 @@ def test_a_bad_frame_ends_only_its_own_call(pool: WorkerPool, attack: str) -> No
     neighbour.join()
     assert reply.error is not None and reply.error.kind == "protocol", reply
     assert elapsed < LIMITS.wall_time / 2  # ended at the frame, not by the deadline
-    assert len(host.pids) == 1 and _gone(pool, host.pids[0]), "the worker was not killed"
+    assert len(host.pids) == 1 and gone(pool, host.pids[0]), "the worker was not killed"
     assert beside["reply"].output == 45  # the call beside it was not disturbed
     assert pool.run(_job(SLOW_SUM, "slow_sum", {"n": 4}), LIMITS, Host()).output == 6
 
@@ -192,6 +166,17 @@ def test_a_well_formed_conversation_is_not_refused(pool: WorkerPool) -> None:
     reply = pool.run(_job(source, "attack", {"payload": frame(rpc(2)).hex(), "then": "sleep"}), LIMITS, host)
     assert reply.error is None, reply.error
     assert json.loads(reply.output) == {"op": "rpc_result", "id": 2, "result": {}}
+
+
+def test_a_worker_that_answers_and_sleeps_on_is_killed(pool: WorkerPool) -> None:
+    """Under walls="process" a tool can send its worker's done itself and carry on: the pool kills
+    that worker rather than let it exit by itself, as a single-use worker under the language wall does."""
+    host = Host()
+    reply = pool.run(
+        _job(RAW_WRITER, "attack", {"payload": frame(DONE).hex(), "then": "sleep"}), LIMITS, host
+    )
+    assert reply.error is None and reply.output == 1, reply
+    assert len(host.pids) == 1 and gone(pool, host.pids[0]), "the worker was not killed"
 
 
 AHEAD_WRITER = (
