@@ -47,6 +47,7 @@ from runtime.jail import (
     namespace_walls,
     seccomp_program,
 )
+from runtime.leaving_workers import LeavingWorkers
 from runtime.ready_stack import ReadyStack
 from runtime.state import StateDelta
 from sandbox.limits import Limits
@@ -350,6 +351,7 @@ class WorkerPool:
             self._seccomp = b""
         # last in, first out: the worker prepared last is the one whose pages are likeliest still cached
         self._ready: ReadyStack[_Worker] = ReadyStack()
+        self._leaving = LeavingWorkers()
         self._exits: dict[int, int] = {}
         self._exit_seen = threading.Condition()
         self._lock = threading.Lock()
@@ -412,6 +414,7 @@ class WorkerPool:
         with self._lock:
             self._closed = True
             self._zygote.close()
+        self._leaving.close()
         self._recycle_ready()
 
     def __enter__(self) -> WorkerPool:
@@ -444,9 +447,10 @@ class WorkerPool:
         self._ready.put(worker)
 
     def _let_go(self, worker: _Worker) -> None:
-        """Close a single-use worker that answered a call under the language wall: no tool code
-        runs after its ``done`` (``worker.serve``), it exits by itself, and its zygote replaces it
-        when it does, unasked. Nothing is sent: the caller's path ends here."""
+        """Close a single-use worker that answered a call under the language wall: it exits right
+        after its ``done`` (``worker.serve``: no tool code runs after it), and its zygote replaces
+        it when it does, unasked. Nothing is sent: the caller's path ends here. Until it is seen
+        to exit it is watched, and killed if it does not (``leaving_workers``)."""
         with self._lock:
             current = not self._closed and worker.zygote is self._zygote
             if current:
@@ -454,7 +458,8 @@ class WorkerPool:
         if not current:
             self._retire(worker)
             return
-        worker.close()
+        worker.sock.close()
+        self._leaving.add(worker)
 
     def _retire(self, worker: _Worker) -> None:
         """Close a worker and have it killed and replaced.
@@ -502,6 +507,7 @@ class WorkerPool:
         if self._pending == 0:
             self._request_forks(1)
         while (worker := self._ready.take(TAKE_WAIT)) is None:
+            self._leaving.sweep()  # a let-go worker that has not exited holds back its replacement
             self._restart_dead_zygote()
             if self._pending == 0:  # every fork is delivered (with its pidfd) unless the zygote died
                 self._request_forks(1)

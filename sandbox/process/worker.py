@@ -14,9 +14,9 @@ dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
 from __future__ import annotations
 
 import datetime
-import gc
 import inspect
 import json
+import os
 import socket
 import sys
 import traceback
@@ -93,14 +93,12 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
         if job.get("op") == "walls":
             send_frame(sock, _walls_report(worker_walls(zygote, sock.fileno(), seccomp)))
             continue
-        done = run_call(job, rpc, base_vm=base_vm, reuse=reuse)
+        send_frame(sock, run_call(job, rpc, base_vm=base_vm, reuse=reuse))
         if not reuse:
-            # nothing of the tool's runs after its done (no finalizer from a collection): the pool
+            # at once: returning would free this frame's objects (the job's arguments, which the
+            # tool may have filled), and a finalizer would run tool code after the done; the pool
             # does not kill a single-use worker under the language wall, it lets it exit
-            gc.disable()
-        send_frame(sock, done)
-        if not reuse:
-            return
+            os._exit(0)
 
 
 def run_call(
@@ -131,7 +129,7 @@ def run_call(
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
         line = _tool_line(exc.__traceback__)
         exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
-        done = {"op": "done", "success": False, "error": _error_of(exc, line, limits).to_dict()}
+        done = {"op": "done", "success": False, "error": _error_report(_error_of(exc, line, limits))}
     done["logs"] = output.text
     rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
@@ -346,8 +344,10 @@ def _buffer_refusal() -> BaseException | None:
 def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenError:
     if isinstance(exc, SystemError):  # a C function that failed without saying why: a buffer gate's refusal
         exc = _buffer_refusal() or exc
-    if isinstance(exc, ToolpenError):
-        if exc.line is None:
+    if (
+        isinstance(exc, ToolpenError) and type(exc).__module__ == ToolpenError.__module__
+    ):  # a tool's subclass is its own
+        if type(exc.line) is not int:  # unknown, or something else the tool set
             exc.line = line
         return exc
     if isinstance(exc, MemoryError):
@@ -360,6 +360,24 @@ def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenEr
         )
     where = f" (line {line})" if line is not None else ""
     return ToolFailed(f"{type(exc).__name__}: {exc}{where}", line=line)
+
+
+def _error_report(error: ToolpenError) -> dict[str, Any]:
+    """``error.to_dict()`` from what the tool cannot have changed.
+
+    A tool may catch one of toolpen's errors, set its attributes and raise it again: the kind is
+    its class's, the message and location are plain copies (or left out), so that the report
+    neither says what did not happen nor keeps an object of the tool's alive.
+    """
+    message = error.message
+    report: dict[str, Any] = {
+        "kind": type(error).kind,
+        "message": str.__getitem__(message, slice(None)) if isinstance(message, str) else "(no message)",
+    }
+    for key in ("line", "col"):
+        if type(value := getattr(error, key, None)) is int:
+            report[key] = value
+    return report
 
 
 def _walls_report(walls: Walls) -> dict[str, Any]:
