@@ -4,7 +4,9 @@ A single-use worker that answered a call under the language wall exits by itself
 its ``done`` (``worker.serve``), and its zygote replaces it when it does; the pool counts on that
 replacement (``WorkerPool._let_go``). Were one not to exit, callers would wait for a replacement
 that never comes, so each is watched through its pidfd and killed if it is still there
-``LEAVE_GRACE`` seconds after its call. The pidfds are polled in batches, not once per call.
+``LEAVE_GRACE`` seconds after its call (checked every ``LEAVE_GRACE`` seconds by a thread of its
+own, so also while no call comes). The pidfds of the workers that have exited are closed in
+batches, not once per call.
 """
 
 from __future__ import annotations
@@ -34,12 +36,13 @@ class LeavingWorkers:
         self._lock = threading.Lock()
         self._poller = select.poll()  # a pidfd polls readable once its process has exited
         self._watched: dict[int, tuple[float, Killable]] = {}
-        self._closed = False
+        self._closed = threading.Event()
+        threading.Thread(target=self._watch, name="toolpen-leaving", daemon=True).start()
 
     def add(self, worker: Killable) -> None:
         """Watch ``worker`` (its pidfd is closed here once it has exited); once closed, kill it."""
         with self._lock:
-            if self._closed:
+            if self._closed.is_set():
                 worker.kill()
                 os.close(worker.pidfd)
                 return
@@ -62,13 +65,17 @@ class LeavingWorkers:
     def close(self) -> None:
         """Kill and forget every worker still watched, and any added from now on."""
         with self._lock:
-            self._closed = True
+            self._closed.set()
             for pidfd, (_, worker) in list(self._watched.items()):
                 worker.kill()
                 self._forget(pidfd)
 
     def __len__(self) -> int:
         return len(self._watched)
+
+    def _watch(self) -> None:
+        while not self._closed.wait(self._grace):
+            self.sweep()
 
     def _forget(self, pidfd: int) -> None:
         self._poller.unregister(pidfd)

@@ -450,7 +450,7 @@ class WorkerPool:
         """Close a single-use worker that answered a call under the language wall: it exits right
         after its ``done`` (``worker.serve``: no tool code runs after it), and its zygote replaces
         it when it does, unasked. Nothing is sent: the caller's path ends here. Until it is seen
-        to exit it is watched, and killed if it does not (``leaving_workers``)."""
+        to exit it is watched, and killed if it stays (``leaving_workers``)."""
         with self._lock:
             current = not self._closed and worker.zygote is self._zygote
             if current:
@@ -507,7 +507,6 @@ class WorkerPool:
         if self._pending == 0:
             self._request_forks(1)
         while (worker := self._ready.take(TAKE_WAIT)) is None:
-            self._leaving.sweep()  # a let-go worker that has not exited holds back its replacement
             self._restart_dead_zygote()
             if self._pending == 0:  # every fork is delivered (with its pidfd) unless the zygote died
                 self._request_forks(1)

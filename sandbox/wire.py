@@ -121,6 +121,11 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
+def frame(message: dict[str, Any]) -> bytes:
+    """One message as a frame: the 4-byte length, then the JSON."""
+    return HEADER.pack(len(encoded := encode(message))) + encoded
+
+
 def send_frame(sock: socket.socket, message: dict[str, Any], *, deadline: float | None = None) -> None:
     """Send one length-prefixed frame; with ``deadline`` (a ``time.monotonic()`` value) raises
     ``TimeoutError`` once it passes, however slowly the peer reads.
@@ -129,7 +134,7 @@ def send_frame(sock: socket.socket, message: dict[str, Any], *, deadline: float 
     time left and sends with ``MSG_DONTWAIT`` (a socket timeout would cost two more system
     calls per send and receive).
     """
-    data = HEADER.pack(len(encoded := encode(message))) + encoded
+    data = frame(message)
     if deadline is None:
         sock.sendall(data)
         return

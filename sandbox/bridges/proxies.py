@@ -147,7 +147,8 @@ def state_delta(state: State) -> dict[str, Any]:
             raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
         before = original.get(key, _ABSENT)
         if key in state._assigned or type(value) is not type(before) or value != before:
-            changed[key] = json.loads(_json_text(key, value))
+            # the key as a plain str, as JSON writes it: the delta keeps no object of the tool's
+            changed[str.__str__(key)] = json.loads(_json_text(key, value))
     deleted = [] if untouched else sorted(key for key in original if key not in state)
     return {"set": changed, "deleted": deleted}
 

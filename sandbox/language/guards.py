@@ -1058,7 +1058,9 @@ def methodcaller(name: str, /, *args: Any, **kwargs: Any) -> Callable[[Any], Any
     return lambda obj: guarded_getattr(obj, name)(*args, **kwargs)
 
 
-_WRAPPER_ASSIGNMENTS = ("__module__", "__name__", "__qualname__", "__doc__")
+_WRAPPER_ASSIGNMENTS = ("__name__", "__qualname__", "__doc__")
+"""What ``functools.wraps`` copies here: not ``__module__``, which says whether a class is the tool's
+(``is_tool_class``) or a library's (whose rules its attribute accesses then follow)."""
 
 
 def guarded_update_wrapper(
@@ -1070,8 +1072,9 @@ def guarded_update_wrapper(
     """``functools.update_wrapper`` with its default arguments, onto the tool's own functions.
 
     The real one copies and updates attributes named by its arguments (``updated=("__globals__",)``
-    would merge a host module's globals into the tool's); here the names are the defaults, copied
-    only when they are strings, and a ``__dict__`` only from the tool's own callables.
+    would merge a host module's globals into the tool's); here the names are the defaults but
+    ``__module__`` (``_WRAPPER_ASSIGNMENTS``), copied only when they are strings, and a
+    ``__dict__`` only from the tool's own callables.
     """
     if assigned != functools.WRAPPER_ASSIGNMENTS or updated != functools.WRAPPER_UPDATES:
         refuse("functools.wraps / update_wrapper take their default assigned= and updated= only")

@@ -25,6 +25,7 @@ from collections.abc import Coroutine
 from types import CodeType, TracebackType
 from typing import Any, TypeVar
 
+from runtime import errors
 from runtime.errors import (
     InvalidSource,
     MemoryExceeded,
@@ -48,7 +49,7 @@ from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
-from sandbox.wire import Rpc, StartRpc, decode, encode, recv_frame, send_frame
+from sandbox.wire import Rpc, StartRpc, decode, encode, frame, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
 from dataclasses import asdict, dataclass
@@ -93,11 +94,13 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
         if job.get("op") == "walls":
             send_frame(sock, _walls_report(worker_walls(zygote, sock.fileno(), seccomp)))
             continue
-        send_frame(sock, run_call(job, rpc, base_vm=base_vm, reuse=reuse))
+        # the done is encoded, and its dict freed, before it is sent: a finalizer of the tool's that
+        # this frees runs within the call, while the host still waits for the done
+        sock.sendall(frame(run_call(job, rpc, base_vm=base_vm, reuse=reuse)))
         if not reuse:
-            # at once: returning would free this frame's objects (the job's arguments, which the
-            # tool may have filled), and a finalizer would run tool code after the done; the pool
-            # does not kill a single-use worker under the language wall, it lets it exit
+            # at once: returning would free this function's objects (the job's arguments, which
+            # the tool may have filled), and a finalizer would run tool code after the done; the
+            # pool does not kill a single-use worker under the language wall, it lets it exit
             os._exit(0)
 
 
@@ -219,6 +222,11 @@ def _call_entry(
 
 _STARRED = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
 
+HOST_ERRORS = frozenset(
+    kind for kind in vars(errors).values() if isinstance(kind, type) and issubclass(kind, ToolpenError)
+)
+"""toolpen's own error classes: only their instances report their kind (``_error_of``)."""
+
 
 def bind_arguments(function: Any, args: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
     """Positional and keyword arguments for ``function`` from the call's JSON object.
@@ -329,8 +337,8 @@ def jsonable(value: object) -> Any:
 def _tool_line(tb: TracebackType | None) -> int | None:
     """The line of the innermost tool frame in a traceback."""
     line = None
-    for frame, lineno in traceback.walk_tb(tb):
-        if frame.f_code.co_filename == TOOL_FILENAME:
+    for tb_frame, lineno in traceback.walk_tb(tb):
+        if tb_frame.f_code.co_filename == TOOL_FILENAME:
             line = lineno
     return line
 
@@ -344,9 +352,8 @@ def _buffer_refusal() -> BaseException | None:
 def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenError:
     if isinstance(exc, SystemError):  # a C function that failed without saying why: a buffer gate's refusal
         exc = _buffer_refusal() or exc
-    if (
-        isinstance(exc, ToolpenError) and type(exc).__module__ == ToolpenError.__module__
-    ):  # a tool's subclass is its own
+    # a tool's own subclass of one (whatever its __module__ says) is the tool's failure
+    if isinstance(exc, ToolpenError) and type(exc) in HOST_ERRORS:
         if type(exc.line) is not int:  # unknown, or something else the tool set
             exc.line = line
         return exc

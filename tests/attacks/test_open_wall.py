@@ -117,6 +117,21 @@ def test_the_tool_own_private_names_and_specials_work() -> None:
     )  # fmt: skip
 
 
+def test_wraps_gives_no_class_of_the_tool_a_library_module() -> None:
+    """``__module__`` says whether a class is the tool's or a library's (whose attribute rules and
+    trust then apply): functools.wraps copies it onto nothing here (a red team forged error kinds
+    with a class disguised as toolpen's own)."""
+    source = (
+        "import functools, typing\n"
+        "class Disguised:\n    pass\n"
+        "def tool():\n"
+        "    functools.wraps(typing.Any)(Disguised)\n"
+        "    functools.wraps(functools.partial)(Disguised)\n"
+        "    return Disguised.__module__, Disguised.__name__\n"
+    )
+    assert run_tool(source)[0] == ("toolpen_tool", "partial")
+
+
 def test_a_host_class_special_method_works_on_the_tool_own_instances() -> None:
     source = (
         "class Oops(Exception):\n    def __init__(self, message):\n        Exception.__init__(self, message)\n"

@@ -60,6 +60,25 @@ def oops() -> str:
 '''
 )
 
+IN_A_STATE_KEY = (
+    SLEEPER
+    + '''
+
+class Key(str):
+    pass
+
+
+def keyed() -> str:
+    """Sets a state key of its own class, holding such an object, and lets go of its context."""
+    global context, tools, async_tools, get_variable, set_variable, remove_variable
+    key = Key("zz")
+    key.keep = Sleeper()
+    context.state[key] = 1
+    context = tools = async_tools = get_variable = set_variable = remove_variable = None
+    return "ok"
+'''
+)
+
 HELLO = 'def hello() -> str:\n    """Says hello."""\n    return "hi"\n'
 
 
@@ -87,19 +106,30 @@ def test_a_finalizer_in_a_changed_error_runs_within_the_call(rt: Runtime) -> Non
     assert rt.call("hello", {}).output == "hi"
 
 
+def test_a_finalizer_in_a_state_key_runs_within_the_call(rt: Runtime) -> None:
+    """The state delta holds the key as a plain str: the tool's key is freed with its state, in the call."""
+    rt.add_tool(IN_A_STATE_KEY, limits=Limits(wall_time=1.0))
+    rt.add_tool(HELLO, replace=True)
+    settled = _settled_count(rt)
+    result = rt.call("keyed", {})
+    assert result.error is not None and result.error.kind == "timeout"  # it slept in its own call
+    assert _settled_count(rt) == settled
+    assert rt.call("hello", {}).output == "hi"
+
+
 def test_a_let_go_worker_that_does_not_exit_is_killed() -> None:
-    """The pool's safety net, on a real process that does not exit by itself."""
+    """The pool's safety net, on a real process that does not exit by itself: killed once its grace
+    has passed, by the watcher's own thread (no call needs to come)."""
     leaving = LeavingWorkers(grace=0.3, sweep_at=100)
     process = subprocess.Popen(["sleep", "60"])
     try:
-        worker = _Process(os.pidfd_open(process.pid))
-        leaving.add(worker)
+        leaving.add(_Process(os.pidfd_open(process.pid)))
         leaving.sweep()
         assert process.poll() is None and len(leaving) == 1  # within its grace: left alone
-        time.sleep(0.4)
-        leaving.sweep()
         assert process.wait(timeout=5) == -signal.SIGKILL
-        leaving.sweep()
+        deadline = time.monotonic() + 5
+        while len(leaving) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert len(leaving) == 0  # seen to exit: its pidfd is closed
     finally:
         process.kill()
@@ -136,6 +166,9 @@ def _settled_count(rt: Runtime, timeout: float = 5.0) -> int:
 
 
 CHANGED_ERROR = '''
+import functools
+
+
 class Text(str):
     pass
 
@@ -145,6 +178,12 @@ def forge(how: str) -> str:
     try:
         getattr(forge, "_" + "_globals__")
     except Exception as error:
+        if how == "wraps":
+            class Forged(type(error)):
+                kind = "timeout"
+
+            functools.wraps(type(error))(Forged)
+            raise Forged("forged")
         if how == "subclass":
             class Forged(type(error)):
                 kind = "timeout"
@@ -162,7 +201,8 @@ def test_a_changed_error_reports_what_happened(rt: Runtime) -> None:
     changed = rt.call("forge", {"how": "attributes"}).error
     assert changed is not None and changed.kind == "policy"  # its class's kind, not the one the tool set
     assert changed.message == "forged" and type(changed.message) is str and type(changed.line) is int
+    # the tool's own class: a failure of the tool, also when functools.wraps was given the host's class
     subclass = rt.call("forge", {"how": "subclass"}).error
-    assert (
-        subclass is not None and subclass.kind == "tool_error"
-    )  # the tool's own class: a failure of the tool
+    assert subclass is not None and subclass.kind == "tool_error"
+    disguised = rt.call("forge", {"how": "wraps"}).error
+    assert disguised is not None and disguised.kind == "tool_error"
