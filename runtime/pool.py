@@ -71,6 +71,7 @@ MAX_PACKET = 64 * 1024
 EXIT_REPORT_WAIT = 1.0  # seconds to wait for the zygote's word on how a silent worker ended
 FRAME_MARGIN = 1024 * 1024  # room for the JSON around a result, its state delta and logs
 TAKE_WAIT = 0.5  # seconds between checks that the zygote is alive while waiting for a worker
+HEAL_ROUNDS = 10  # TAKE_WAIT rounds a caller waits for a counted fork before it asks for one more
 REMEMBERED_EXITS = 4096
 LOG_NOTE_ROOM = 100  # the worker's "... [output truncated at N bytes]" note after the captured output
 HAND_ATTEMPTS = 3  # workers tried beyond the pool's size before a call gives up
@@ -443,7 +444,9 @@ class WorkerPool:
 
     def _deliver(self, worker: _Worker) -> None:
         with self._lock:
-            self._pending = max(0, self._pending - 1)
+            # exact, never clamped: a worker that ended by itself is replaced at once, and the
+            # pool may count that replacement (retiring the worker) only after it has arrived
+            self._pending -= 1
         self._ready.put(worker)
 
     def _let_go(self, worker: _Worker) -> None:
@@ -504,11 +507,15 @@ class WorkerPool:
             return worker
         # none ready and none on its way (a burst, or a nested tools.<name>() call while the
         # caller holds one): fork one now rather than wait for a finished call's refill
-        if self._pending == 0:
+        if self._pending <= 0:
             self._request_forks(1)
+        rounds = 0
         while (worker := self._ready.take(TAKE_WAIT)) is None:
             self._restart_dead_zygote()
-            if self._pending == 0:  # every fork is delivered (with its pidfd) unless the zygote died
+            rounds += 1
+            # every fork counted is delivered (with its pidfd) unless the zygote died; should the
+            # count still be wrong, a caller waiting this long asks for one more rather than forever
+            if self._pending <= 0 or rounds % HEAL_ROUNDS == 0:
                 self._request_forks(1)
         return worker
 

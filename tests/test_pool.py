@@ -267,6 +267,19 @@ def test_single_use_workers_are_replaced_and_the_pool_does_not_grow():
         assert len(after) == len(before) and len(after - before) == 2  # two new workers, as many as before
 
 
+def test_a_caller_waiting_on_a_count_gone_wrong_asks_for_a_worker_itself():
+    """Should the pool's count of forks on their way ever say one is coming when none is, a caller
+    waits HEAL_ROUNDS * TAKE_WAIT seconds (5) and then asks for one, instead of waiting forever."""
+    with WorkerPool(size=1) as pool:
+        settle(pool)
+        held = pool._ready.take_nowait()  # the only worker, held as a caller would hold it
+        pool._pending = 1  # a fork counted that nothing will deliver
+        started = time.monotonic()
+        assert run(pool, "def f():\n    return 3\n").output == 3
+        assert 4 < time.monotonic() - started < 15
+        held.close()
+
+
 def settle(pool: WorkerPool) -> None:
     """Wait (up to 10 s) until the pool's workers are all ready and no fork is on its way."""
     deadline = time.monotonic() + 10

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 
 from runtime import Runtime
@@ -79,6 +80,27 @@ def keyed() -> str:
 '''
 )
 
+STARTS_LATE = '''
+import functools, io
+
+
+class Starter(io.BytesIO):  # its finalizer starts a call of another tool
+    close = functools.partial(async_tools.slow)
+
+
+class Reply(dict):
+    pass
+
+
+def leaver() -> dict:
+    """Returns a dict freed after the worker has collected its started calls: one starts then."""
+    reply = Reply(status="ok")
+    reply.keep = Starter()
+    return reply
+'''
+SLOW = 'import time\n\n\ndef slow() -> str:\n    """Sleeps."""\n    time.sleep(2)\n    return "slept"\n'
+OUTER = 'def outer() -> str:\n    """Calls hello."""\n    return tools.hello()\n'
+
 HELLO = 'def hello() -> str:\n    """Says hello."""\n    return "hi"\n'
 
 
@@ -115,6 +137,30 @@ def test_a_finalizer_in_a_state_key_runs_within_the_call(rt: Runtime) -> None:
     assert result.error is not None and result.error.kind == "timeout"  # it slept in its own call
     assert _settled_count(rt) == settled
     assert rt.call("hello", {}).output == "hi"
+
+
+def test_a_worker_ending_before_it_is_retired_leaves_the_pool_counting_right(rt: Runtime) -> None:
+    """A third red team's attack: the worker starts a call after its last one was collected, so
+    its done breaks the protocol; it exits at once and is replaced before the pool retires it.
+    The pool's count of forks on their way must not drift: it once stayed one too high for good,
+    and callers whose nested calls needed a fork waited forever."""
+    for source in (STARTS_LATE, SLOW, OUTER):
+        rt.add_tool(source, replace=True)
+    rt.add_tool(HELLO, replace=True)
+    result = rt.call("leaver", {})
+    assert result.error is not None and result.error.kind == "protocol"
+    _settled_count(rt)
+    assert rt.pool._pending == 0
+    replies: list[str] = []
+    callers = [
+        threading.Thread(target=lambda: replies.append(rt.call("outer", {}).output))
+        for _ in range(rt.pool.size)
+    ]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join(timeout=4)  # a wrong count heals after 5 s (pool.HEAL_ROUNDS): this is faster
+    assert replies == ["hi"] * rt.pool.size
 
 
 def test_a_let_go_worker_that_does_not_exit_is_killed() -> None:
