@@ -22,12 +22,21 @@ class ToolpenError(Exception):
         self.col = col
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of this error: ``{"kind", "message"}`` plus the location when known."""
-        data: dict[str, Any] = {"kind": self.kind, "message": self.message}
-        if self.line is not None:
-            data["line"] = self.line
-        if self.col is not None:
-            data["col"] = self.col
+        """The JSON shape of this error: ``{"kind", "message"}`` plus the location when known.
+
+        Built from what tool code cannot have changed (a worker reports a toolpen error a tool may
+        have caught, changed and raised again): the kind is the class's, the message a plain
+        ``str`` copy, the location only when it is an ``int``; so the shape neither says what did
+        not happen nor keeps an object of the tool's alive.
+        """
+        message = self.message
+        data: dict[str, Any] = {
+            "kind": type(self).kind,
+            "message": str.__getitem__(message, slice(None)) if isinstance(message, str) else "(no message)",
+        }
+        for key, value in (("line", self.line), ("col", self.col)):
+            if type(value) is int:
+                data[key] = value
         return data
 
 

@@ -132,7 +132,7 @@ def run_call(
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
         line = _tool_line(exc.__traceback__)
         exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
-        done = {"op": "done", "success": False, "error": _error_report(_error_of(exc, line, limits))}
+        done = {"op": "done", "success": False, "error": _error_of(exc, line, limits).to_dict()}
     done["logs"] = output.text
     rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
@@ -367,24 +367,6 @@ def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenEr
         )
     where = f" (line {line})" if line is not None else ""
     return ToolFailed(f"{type(exc).__name__}: {exc}{where}", line=line)
-
-
-def _error_report(error: ToolpenError) -> dict[str, Any]:
-    """``error.to_dict()`` from what the tool cannot have changed.
-
-    A tool may catch one of toolpen's errors, set its attributes and raise it again: the kind is
-    its class's, the message and location are plain copies (or left out), so that the report
-    neither says what did not happen nor keeps an object of the tool's alive.
-    """
-    message = error.message
-    report: dict[str, Any] = {
-        "kind": type(error).kind,
-        "message": str.__getitem__(message, slice(None)) if isinstance(message, str) else "(no message)",
-    }
-    for key in ("line", "col"):
-        if type(value := getattr(error, key, None)) is int:
-            report[key] = value
-    return report
 
 
 def _walls_report(walls: Walls) -> dict[str, Any]:
