@@ -88,7 +88,7 @@ def floor(count: int, *, libraries: bool) -> None:
     """Fork and exit of a process warmed as the zygote is, with and without the idle worker's no-op call."""
     from sandbox.bridges.proxies import RpcClient
     from sandbox.language.namespace import install_process_hooks
-    from sandbox.process.warmup import preload, preload_libraries, rehearse_preparation, settle
+    from sandbox.process.warmup import preload, preload_for, rehearse_preparation, settle
     from sandbox.process.worker import prepare, rehearse
 
     install_process_hooks()
@@ -97,7 +97,7 @@ def floor(count: int, *, libraries: bool) -> None:
     rehearse()
     rehearse_preparation()
     if libraries:
-        preload_libraries(LIBRARIES)
+        preload_for(LIBRARIES)
     settle()
     with open("/proc/self/smaps_rollup") as rollup:
         anonymous = next(int(line.split()[1]) for line in rollup if line.startswith("Anonymous:"))

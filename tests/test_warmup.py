@@ -1,7 +1,7 @@
 """After the zygote's warm-up a worker imports nothing and reads no code from disk.
 
 The zygote's preparation (``install_process_hooks``, ``warmup.preload``, ``rehearse``) and its
-warm-up of each tool of the compatibility corpus (``warmup.preload_libraries``: numpy and
+warm-up of each tool of the compatibility corpus (``warmup.preload_for``: numpy and
 protobuf for the tools importing them) run in a fresh interpreter; then every tool runs there as
 a worker runs it, under an audit hook that records each module import and each file opened
 (code, or data such as a time zone). A real pool loads numpy only once a tool importing it is
@@ -22,13 +22,13 @@ from runtime.pool import WorkerPool
 from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.language.modules import ALLOWED_MODULES
 from sandbox.limits import Limits
-from sandbox.process.warmup import libraries_needed
+from sandbox.process.warmup import modules_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython
 
 SCRIPT = """
 import json, sys
 from sandbox.language.namespace import install_process_hooks
-from sandbox.process.warmup import preload, preload_libraries
+from sandbox.process.warmup import preload, preload_for
 from sandbox.process.worker import rehearse
 
 jobs = json.loads(sys.stdin.read())
@@ -38,7 +38,7 @@ rehearse()
 core = sorted(name for name in sys.modules if name.partition(".")[0] in ("numpy", "pydantic", "pydantic_core")
               or name.startswith("google.protobuf"))
 for job in jobs:
-    preload_libraries(job["source"])
+    preload_for(job["source"])
 before = set(sys.modules)
 seen = []
 
@@ -121,7 +121,7 @@ def _no_rpc(target: str, method: str, params: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    ("source", "libraries"),
+    ("source", "modules"),
     [
         ("import numpy\n", {"numpy"}),
         ("import numpy.linalg as la\n", {"numpy"}),
@@ -130,17 +130,21 @@ def _no_rpc(target: str, method: str, params: dict) -> None:
         ("import google.protobuf.struct_pb2\n", {"google.protobuf"}),
         ("from google.protobuf import json_format\n", {"google.protobuf"}),
         ("from google import protobuf\n", {"google.protobuf"}),
-        ("import json, numpy as np\nfrom google.protobuf import any_pb2\n", {"numpy", "google.protobuf"}),
-        ("import json\nimport numpyish\nfrom .numpy import x\n", set()),
+        ("import json, numpy as np\nfrom google.protobuf import any_pb2\n", {"json", "numpy", "google.protobuf"}),
+        ("import os\nimport numpyish\nfrom .numpy import x\n", set()),
+        ("import urllib\n", {"urllib.parse"}),
+        ("from collections import abc\n", {"collections", "collections.abc"}),
+        ("from xml import etree\n", {"xml.etree.ElementTree"}),
+        ("def f():\n    import datetime as dt, zoneinfo\n", {"datetime", "zoneinfo"}),
         ("x = 'import numpy'\n", set()),
         ("import numpy(\n", set()),  # not Python: nothing to load, the call reports the error
     ],
 )
 @needs_libraries
-def test_the_libraries_a_source_imports_are_read_from_its_import_statements(
-    source: str, libraries: set
+def test_the_modules_a_source_imports_are_read_from_its_import_statements(
+    source: str, modules: set
 ) -> None:
-    assert libraries_needed(source) == libraries
+    assert modules_needed(source) == modules
 
 
 @pytest.fixture(params=["all", "process"])
@@ -261,7 +265,7 @@ def test_a_pool_loads_pydantic_only_once_a_tool_needs_it(walls: str) -> None:
     ],
 )
 def test_pydantic_is_needed_where_the_code_names_what_is_built_on_it(source: str, needed: bool) -> None:
-    assert ("pydantic" in libraries_needed(source)) is needed
+    assert ("pydantic" in modules_needed(source)) is needed
 
 
 @pytest.mark.parametrize(
@@ -316,3 +320,55 @@ def test_a_model_annotated_with_a_ces_class_name_in_a_string_resolves_it(walls: 
         assert result.output == {"part": {"text": "hi"}} or result.output["part"]["text"] == "hi", (
             result.error
         )
+
+
+STANDARD_MODULES_LOADED = """
+import sys
+
+
+def standard_modules_loaded() -> list:
+    return sorted(name for name in ("statistics", "difflib", "html.entities", "_strptime", "zoneinfo") if name in sys.modules)
+"""
+
+
+def _standard_modules_loaded(pool: WorkerPool) -> list[str]:
+    job = {"source": STANDARD_MODULES_LOADED, "entry": "standard_modules_loaded", "args": {}, "walls": "process"}
+    reply = pool.run(job, Limits(), _no_rpc)
+    assert reply.success, reply.error
+    return reply.output
+
+
+def test_a_pool_loads_a_module_of_the_standard_library_only_once_a_tool_imports_it() -> None:
+    with WorkerPool(size=2) as pool:
+        pool.warm('def plain(n: int) -> int:\n    """Plain."""\n    return n\n', "all")
+        assert _standard_modules_loaded(pool) == []
+        tool = "import statistics\nfrom datetime import datetime\n\ndef mean(values: list[float]) -> float:\n    return statistics.mean(values)\n"
+        reply = pool.run({"source": tool, "entry": "mean", "args": {"values": [1, 2]}}, Limits(), _no_rpc)
+        assert reply.output == 1.5, reply.error
+        assert _standard_modules_loaded(pool) == ["_strptime", "statistics"]  # datetime.strptime's, with datetime
+
+
+DATETIME_FROM_PYDANTIC = """
+from pydantic import AwareDatetime, BaseModel
+
+
+class Stamp(BaseModel):
+    when: AwareDatetime
+
+
+def reparse(text: str) -> list:
+    when = Stamp(when="2024-01-02T03:04:05Z").when
+    return [when.isoformat(), when.strptime(text, "%Y-%m-%d").isoformat()]
+"""
+
+
+def test_strptime_on_a_datetime_a_tool_did_not_import_datetime_for_gets_what_cpython_gives() -> None:
+    # the zygote loads _strptime with datetime and time, which this source does not name: the
+    # worker imports it, from disk, under the checks, when datetime's C code asks for it
+    with Runtime(store="memory://", pool_size=1) as runtime:
+        runtime.add_tool(DATETIME_FROM_PYDANTIC)
+        assert "_strptime" not in _standard_modules_loaded(runtime.pool)
+        for _ in range(2):
+            result = runtime.call("reparse", {"text": "2024-02-03"})
+            assert result.success, result.error
+            assert result.output == ["2024-01-02T03:04:05+00:00", "2024-02-03T00:00:00"]

@@ -383,7 +383,7 @@ def names_in(source: str) -> frozenset[str]:
     parameters, those inside string annotations (``x: "Part"``), and strings that are names
     (``getattr(context, "events")``). Empty for a source that does not parse.
 
-    A zygote reads them once per tool it warms (``warmup.libraries_needed``); its workers find them
+    A zygote reads them once per tool it warms (``warmup.modules_needed``); its workers find them
     cached, however many tools the pool has (one small set per source).
     """
     try:

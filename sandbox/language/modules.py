@@ -420,6 +420,12 @@ class ModuleView:
         return f"<module {self._name!r} (toolpen view)>"
 
 
+LAZY_C_IMPORTS = frozenset({"_strptime"})
+"""What C code of an allowed module imports lazily through the calling tool's ``__import__``
+(``datetime.strptime``): a zygote loads it with the module (``warmup.COMPANIONS``); a worker whose
+tool reached the module otherwise imports it."""
+
+
 def is_allowed_module(name: str) -> bool:
     """True for a vetted module or a package on the way to one (``urllib`` for ``urllib.parse``)."""
     return name in ALLOWED_MODULES or any(allowed.startswith(name + ".") for allowed in ALLOWED_MODULES)
@@ -496,11 +502,14 @@ def import_view(
 
     C code that imports lazily while a tool frame is current (``datetime.strptime`` loads
     ``_strptime``) calls the tool's ``__import__`` with an empty *list* ``fromlist`` and then reads
-    ``sys.modules`` itself; such an import of a module the zygote already loaded is let through
-    without handing anything to tool code (an import statement never passes a list).
+    ``sys.modules`` itself; such an import of a module already loaded, or of ``LAZY_C_IMPORTS``, is
+    let through without handing anything to tool code (an import statement never passes a list).
     """
     if type(fromlist) is list and not fromlist and level == 0 and type(name) is str:
         if name in sys.modules:
+            return None
+        if name in LAZY_C_IMPORTS:  # from disk, under the checks, as a codec is
+            importlib.import_module(name)
             return None
         guards.refuse("this function needs a part of the standard library that toolpen does not load")
     if level != 0:

@@ -2,7 +2,7 @@
 
 pydantic and the CES classes built on it are about a third of a zygote's memory, which every
 fork copies the page tables of and every idle worker shares a part of. So a zygote loads them
-only once a registered tool needs them (``warmup.preload_libraries``), and a worker whose zygote
+only once a registered tool needs them (``warmup.preload_for``), and a worker whose zygote
 did not refuses a tool that reaches them under the language wall, and loads them from disk under
 ``walls="process"``.
 """
@@ -30,7 +30,7 @@ def load_pydantic() -> ModuleType:
 
     A worker under the language wall does not import it: an import there runs under the checks
     (``guards.end_import_exemption``), which pydantic's own code fails. Its zygote loads it when
-    the tool's source shows the need (``warmup.libraries_needed``); otherwise the call is refused.
+    the tool's source shows the need (``warmup.modules_needed``); otherwise the call is refused.
     """
     if "pydantic" not in sys.modules and guards.imports_checked():
         guards.refuse(

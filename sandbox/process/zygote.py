@@ -1,6 +1,6 @@
 """The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD PROGRAM_FD``).
 
-It imports everything tool code may use once (``sandbox/process/warmup.py``), rehearses a call,
+It imports what any tool may use once (``sandbox/process/warmup.py``), rehearses a call,
 reads the workers' seccomp program (built by the host) from descriptor ``PROGRAM_FD``, sets up
 once what every worker inherits (``isolation.isolate_zygote``: not dumpable, empty environment,
 an empty removed working directory, unprivileged, no-new-privs), and then serves its control
@@ -17,9 +17,9 @@ socket (``SOCK_SEQPACKET``, one message a packet, JSON but for the fork request)
   exits after its call, and the pool, which counted on the replacement, sends nothing (on the
   caller's path that message and the zygote's wake-up cost about 35 us of a 0.5 ms call).
 - ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode), and load the
-  libraries it imports (``warmup.preload_libraries``), so that later forks inherit both; answer
-  ``{"op": "warmed", "loaded"}`` (``loaded``: a library was loaded; workers the pool received
-  before it were forked before the warm-up).
+  modules and libraries it imports (``warmup.preload_for``), so that later forks inherit both;
+  answer ``{"op": "warmed", "loaded"}`` (``loaded``: a module was loaded; workers the pool
+  received before it were forked before the warm-up).
 - It reports a worker that ended other than cleanly (exit code 0) before it was retired as
   ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal); any other end costs the pool nothing.
 
@@ -46,7 +46,7 @@ from runtime.errors import ToolpenError
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
-from sandbox.process.warmup import preload, preload_libraries, rehearse_preparation, settle
+from sandbox.process.warmup import preload, preload_for, rehearse_preparation, settle
 from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import FORK_REQUEST, decode, encode
 
@@ -162,12 +162,12 @@ class Zygote:
 
 
 def warm(source: str, walls: object) -> bool:
-    """Load the libraries a tool needs and compile it, so that both are cached before the next
-    forks; whether a library was loaded (the workers forked before lack it)."""
+    """Load the modules a tool needs and compile it, so that both are cached before the next
+    forks; whether a module was loaded (the workers forked before lack it)."""
     loaded = False
-    # a library that fails to load fails the calls needing it (in their workers), not the pool
+    # a module that fails to load fails the calls needing it (in their workers), not the pool
     with contextlib.suppress(Exception):
-        loaded = preload_libraries(source)
+        loaded = preload_for(source)
     with contextlib.suppress(ToolpenError):  # the call reports it, located, when the tool runs
         compile_for(source, walls)
     return loaded

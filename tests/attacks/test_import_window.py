@@ -253,11 +253,11 @@ def test_compiling_a_hostile_source_imports_nothing_in_the_compiling_process() -
     script = textwrap.dedent("""
         import sys
         from runtime.errors import ToolpenError
-        from sandbox.process.warmup import libraries_needed
+        from sandbox.process.warmup import modules_needed
         from sandbox.process.worker import compile_for
         source = "from numpy import testing, f2py, ctypeslib\\nfrom pydantic import parse_obj_as\\ndef tool():\\n    return 1\\n"
         before = set(sys.modules)
-        libraries_needed(source)
+        modules_needed(source)
         for walls in ("all", "process"):
             try:
                 compile_for(source, walls)
@@ -273,9 +273,9 @@ def test_compiling_a_hostile_source_imports_nothing_in_the_compiling_process() -
     assert done.stdout.strip() == "", f"compiling imported: {done.stdout.strip()}"
 
 
-def test_names_in_and_libraries_needed_run_nothing() -> None:
+def test_names_in_and_modules_needed_run_nothing() -> None:
     from sandbox.bridges.ces_context import names_in
-    from sandbox.process.warmup import libraries_needed
+    from sandbox.process.warmup import modules_needed
 
     events: list[str] = []
     source = "x: \"__import__('os').system('id')\"\n# -*- coding: rot13 -*-\ndef f(): pass\n"
@@ -289,7 +289,7 @@ def test_names_in_and_libraries_needed_run_nothing() -> None:
     try:
         names_in.cache_clear()
         names = names_in(source)
-        needed = libraries_needed(source)
+        needed = modules_needed(source)
     finally:
         hook_armed = False
     assert "system" in names and needed == set()

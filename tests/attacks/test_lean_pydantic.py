@@ -1,6 +1,6 @@
 """Red-team attacks on the lean zygote: pydantic and the CES classes loaded inside a worker, on first need.
 
-The tools here never name pydantic or a CES class in their source, so ``warmup.libraries_needed``
+The tools here never name pydantic or a CES class in their source, so ``warmup.modules_needed``
 does not load pydantic in the zygote: the worker loads it from disk, while the tool runs
 (``getattr(context, "user_" + "content")``, ``sandbox.language.pydantic_loader``).
 """
@@ -97,7 +97,7 @@ def test_gc_finalizer_during_lazy_pydantic_import_builds_an_unchecked_validator(
 
 def test_gc_finalizer_during_a_codec_import_builds_an_unchecked_validator(lean: Runtime) -> None:
     # The same through the standard library: "x".encode(codec) imports encodings.<codec> from disk
-    # (only a few codecs are preloaded, warmup.LAZY_IMPORTS). Small modules, so some padding and a
+    # (only a few codecs are preloaded, warmup.CODECS). Small modules, so some padding and a
     # few codecs until a GC pass falls inside one of the imports; a pass outside one runs the
     # finalizer under the tool frame, where the check refuses (an unraisable error), and the loop goes on.
     source = (
