@@ -130,7 +130,10 @@ def _no_rpc(target: str, method: str, params: dict) -> None:
         ("import google.protobuf.struct_pb2\n", {"google.protobuf"}),
         ("from google.protobuf import json_format\n", {"google.protobuf"}),
         ("from google import protobuf\n", {"google.protobuf"}),
-        ("import json, numpy as np\nfrom google.protobuf import any_pb2\n", {"json", "numpy", "google.protobuf"}),
+        (
+            "import json, numpy as np\nfrom google.protobuf import any_pb2\n",
+            {"json", "numpy", "google.protobuf"},
+        ),
         ("import os\nimport numpyish\nfrom .numpy import x\n", set()),
         ("import urllib\n", {"urllib.parse"}),
         ("from collections import abc\n", {"collections", "collections.abc"}),
@@ -141,9 +144,7 @@ def _no_rpc(target: str, method: str, params: dict) -> None:
     ],
 )
 @needs_libraries
-def test_the_modules_a_source_imports_are_read_from_its_import_statements(
-    source: str, modules: set
-) -> None:
+def test_the_modules_a_source_imports_are_read_from_its_import_statements(source: str, modules: set) -> None:
     assert modules_needed(source) == modules
 
 
@@ -332,7 +333,12 @@ def standard_modules_loaded() -> list:
 
 
 def _standard_modules_loaded(pool: WorkerPool) -> list[str]:
-    job = {"source": STANDARD_MODULES_LOADED, "entry": "standard_modules_loaded", "args": {}, "walls": "process"}
+    job = {
+        "source": STANDARD_MODULES_LOADED,
+        "entry": "standard_modules_loaded",
+        "args": {},
+        "walls": "process",
+    }
     reply = pool.run(job, Limits(), _no_rpc)
     assert reply.success, reply.error
     return reply.output
@@ -345,7 +351,10 @@ def test_a_pool_loads_a_module_of_the_standard_library_only_once_a_tool_imports_
         tool = "import statistics\nfrom datetime import datetime\n\ndef mean(values: list[float]) -> float:\n    return statistics.mean(values)\n"
         reply = pool.run({"source": tool, "entry": "mean", "args": {"values": [1, 2]}}, Limits(), _no_rpc)
         assert reply.output == 1.5, reply.error
-        assert _standard_modules_loaded(pool) == ["_strptime", "statistics"]  # datetime.strptime's, with datetime
+        assert _standard_modules_loaded(pool) == [
+            "_strptime",
+            "statistics",
+        ]  # datetime.strptime's, with datetime
 
 
 DATETIME_FROM_PYDANTIC = """
