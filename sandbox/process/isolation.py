@@ -20,7 +20,6 @@ import os
 import resource
 import signal
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 from sandbox.limits import Limits
@@ -166,7 +165,10 @@ def _close_descriptors(null: int, keep_fd: int) -> None:
 
 
 def _enter_empty_directory() -> None:
-    path = tempfile.mkdtemp(prefix="toolpen-")
+    # what tempfile.mkdtemp does in the /tmp of the zygote's fixed environment (the jail's own
+    # tmpfs), without tempfile's imports (shutil, bz2, lzma: 0.55 MiB of the zygote's memory)
+    path = f"/tmp/toolpen-{os.urandom(8).hex()}"
+    os.mkdir(path, 0o700)
     os.chdir(path)
     os.rmdir(path)
 

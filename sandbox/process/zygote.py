@@ -39,7 +39,6 @@ import site
 import socket
 import struct
 import sys
-import tempfile
 from socket import SCM_RIGHTS, SOL_SOCKET
 from typing import Any
 
@@ -65,7 +64,6 @@ class Zygote:
         install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
         rehearse()
         rehearse_preparation()  # what every worker runs before its job, compiled and specialized here
-        tempfile.gettempdir()  # found once here rather than probed by every worker
         self.walls = isolate_zygote(seccomp_filter)
         self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
         self.pidfds: dict[int, int] = {}  # pid -> pidfd of each live worker
