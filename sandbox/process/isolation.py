@@ -140,12 +140,15 @@ def address_space_size() -> int:
 
 
 def _set_limit(which: int, soft: int, hard: int | None = None) -> None:
-    current_hard = resource.getrlimit(which)[1]
+    """Set a limit, clamped to the hard limit the process has (read only when the limit is above it:
+    a system call less per limit on a call's path)."""
     hard = soft if hard is None else hard
-    if current_hard != resource.RLIM_INFINITY:
+    try:
+        resource.setrlimit(which, (soft, hard))
+    except ValueError:  # above the hard limit, which an unprivileged process cannot raise
+        current_hard = resource.getrlimit(which)[1]
         hard = min(hard, current_hard)
-        soft = min(soft, hard)
-    resource.setrlimit(which, (soft, hard))
+        resource.setrlimit(which, (min(soft, hard), hard))
 
 
 def _set_signal_dispositions() -> None:
