@@ -155,6 +155,8 @@ def recv_frame(
     With ``deadline`` (a ``time.monotonic()`` value) raises ``TimeoutError`` once it passes,
     however slowly the peer drips bytes.
     """
+    if deadline is not None:  # a frame is rarely there yet: one wait, not a read that fails first
+        _wait(sock, select.POLLIN, deadline)
     header = _recv_exact(sock, HEADER.size, deadline, allow_eof=True)
     if header is None:
         return None
