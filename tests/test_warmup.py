@@ -22,6 +22,7 @@ from runtime.pool import WorkerPool
 from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.language.modules import ALLOWED_MODULES
 from sandbox.limits import Limits
+from sandbox.process.rehearsals import STANDARD_LIBRARY
 from sandbox.process.warmup import modules_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython
 
@@ -381,3 +382,26 @@ def test_strptime_on_a_datetime_a_tool_did_not_import_datetime_for_gets_what_cpy
             result = runtime.call("reparse", {"text": "2024-02-03"})
             assert result.success, result.error
             assert result.output == ["2024-01-02T03:04:05+00:00", "2024-02-03T00:00:00"]
+
+
+EVERY_REHEARSAL = """
+from sandbox.language.modules import ALLOWED_MODULES
+from sandbox.language.namespace import install_process_hooks
+from sandbox.process.warmup import _preloaded, preload, preload_for
+
+install_process_hooks()
+preload()
+install_process_hooks(worker=True)  # armed, as in the zygote
+assert preload_for("\\n".join(f"import {name}" for name in sorted(ALLOWED_MODULES)))
+print(len(_preloaded))
+"""
+
+
+def test_every_module_a_tool_may_import_loads_and_rehearses_under_the_checks() -> None:
+    # the zygote's warm swallows a failing load (the call reports it): a rehearsal that broke
+    # would only make that module's calls slower, so each is run here, where a failure shows
+    done = subprocess.run(
+        [sys.executable, "-c", EVERY_REHEARSAL], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= len(STANDARD_LIBRARY)
