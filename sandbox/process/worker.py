@@ -310,7 +310,7 @@ def _bounded(rpc: Send, limits: Limits) -> Send:
 
 def _result_text(result: Any, limit: int) -> str:
     try:
-        text = json.dumps(result, default=jsonable, allow_nan=False, ensure_ascii=False)
+        text = _RESULT_ENCODER.encode(result)
     except (TypeError, ValueError) as exc:
         raise ToolFailed(f"the return value is not JSON: {exc}") from None
     size = len(text.encode())
@@ -334,6 +334,10 @@ def jsonable(value: object) -> Any:
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
     raise TypeError(f"a {type(value).__name__} is not JSON")
+
+
+_RESULT_ENCODER = json.JSONEncoder(default=jsonable, allow_nan=False, ensure_ascii=False)
+"""``json.dumps`` of a result, built once (``json.dumps`` with options builds an encoder per call)."""
 
 
 def _tool_line(tb: TracebackType | None) -> int | None:
