@@ -51,7 +51,6 @@ from runtime.leaving_workers import LeavingWorkers
 from runtime.ready_stack import ReadyStack
 from runtime.state import StateDelta
 from sandbox.limits import Limits
-from sandbox.process.jail import import_path
 from sandbox.wire import (
     FORK_REQUEST,
     MAX_CONCURRENT_RPCS,
@@ -200,7 +199,7 @@ class _Zygote:
         program, program_write = os.pipe()  # a few KiB: the pipe holds it until the zygote reads it
         os.write(program_write, seccomp)
         os.close(program_write)
-        command = [sys.executable, "-S", "-m", "sandbox.process.zygote", str(theirs.fileno()), str(program)]
+        command = [sys.executable, "-m", "sandbox.process.zygote", str(theirs.fileno()), str(program)]
         info_read, info_write = os.pipe() if bwrap is not None else (-1, -1)
         try:
             if bwrap is not None:
@@ -210,7 +209,7 @@ class _Zygote:
                 pass_fds=[fd for fd in (theirs.fileno(), program, info_write) if fd >= 0],
                 close_fds=True,
                 env={
-                    "PYTHONPATH": import_path(PACKAGE_ROOT),
+                    "PYTHONPATH": PACKAGE_ROOT,
                     "PYTHONUTF8": "1",
                     "LC_ALL": "C.UTF-8",
                     "PYTHONNOUSERSITE": "1",

@@ -43,21 +43,6 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
 IMPORT_PACKAGES = ("runtime", "sandbox")  # our own, on PYTHONPATH=<package root>
 
 
-def site_packages() -> list[str]:
-    """The site-packages directories of this interpreter (pydantic, RestrictedPython, ...)."""
-    return [path for path in site.getsitepackages() if os.path.isdir(path)]
-
-
-def import_path(package_root: str) -> str:
-    """The zygote's ``PYTHONPATH``: toolpen's own code, then the site-packages the jail binds.
-
-    The zygote starts without ``site`` (``python -S``): its own imports (the editable install's
-    finder, ``pathlib``, ``ipaddress``) were 0.7 MiB of the zygote's memory, which every fork
-    copies the page tables of.
-    """
-    return os.pathsep.join([package_root, *site_packages()])
-
-
 def mounts(package_root: str) -> tuple[Mount, ...]:
     """The whole file system of the jail for this interpreter and this installation of toolpen."""
     # first, so that binds below /tmp (a checkout or a venv there, as in CI) land on top of it
@@ -78,7 +63,7 @@ def mounts(package_root: str) -> tuple[Mount, ...]:
     if not interpreter.startswith(prefix + os.sep):
         directory = os.path.dirname(interpreter)
         entries.append(Mount("ro-bind", directory, directory, why="the interpreter's executable"))
-    packages = site_packages()
+    packages = [path for path in site.getsitepackages() if os.path.isdir(path)]
     for path in packages:
         if not path.startswith(prefix + os.sep):
             entries.append(Mount("ro-bind", path, path, why="site-packages (pydantic, ...)"))

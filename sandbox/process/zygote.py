@@ -35,7 +35,6 @@ import mmap
 import os
 import select
 import signal
-import site
 import socket
 import struct
 import sys
@@ -173,11 +172,6 @@ def warm(source: str, walls: object) -> bool:
 
 
 if __name__ == "__main__":
-    # started without site (python -S, jail.import_path): the builtins it adds, which tools under
-    # walls="process" may call (exit, quit, help, copyright, credits, license)
-    site.setquit()
-    site.setcopyright()
-    site.sethelper()
     with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the pool closed: nothing to tell
         with open(int(sys.argv[2]), "rb") as program:
             seccomp_filter = program.read()
