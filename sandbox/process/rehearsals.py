@@ -9,6 +9,7 @@ Each tool's entry is ``rehearsal``.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 CORE = r"""
@@ -603,6 +604,23 @@ def rehearsal() -> str:
 """,
 }
 """The rehearsal of each library of ``warmup.LIBRARY_PACKAGES``: its lazy imports happen there."""
+
+
+def undo_what_tools_could_see() -> None:
+    """Set back what the rehearsals changed that a tool's call could read, as a fresh process has it.
+
+    Every worker inherits the zygote's state: a call must not see that a rehearsal ran (a result
+    differing from CPython's), nor so learn which modules the pool's other tools, another
+    tenant's, import. Found by a red team: ``decimal``'s flags (``Inexact``, ``Rounded``,
+    ``InvalidOperation`` from pydantic's rehearsal), ``difflib.HtmlDiff``'s id counter, and
+    ``urllib.parse.urlsplit``'s cache (its ``cache_info()``).
+    """
+    if decimal := sys.modules.get("decimal"):
+        decimal.setcontext(decimal.Context())
+    if difflib := sys.modules.get("difflib"):
+        difflib.HtmlDiff._default_prefix = 0
+    if parse := sys.modules.get("urllib.parse"):
+        parse.urlsplit.cache_clear()
 
 
 def job(source: str) -> dict[str, Any]:

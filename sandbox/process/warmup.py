@@ -30,7 +30,7 @@ from runtime.parsing import parse_source
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.language.modules import ALLOWED_MODULES, module_view
 from sandbox.process.forking import reseed
-from sandbox.process.rehearsals import CORE, LIBRARIES, STANDARD_LIBRARY, job
+from sandbox.process.rehearsals import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
 from sandbox.process.worker import PREPARATION_FRAME, rehearse
 from sandbox.wire import decode, encode
 
@@ -154,6 +154,7 @@ def preload_for(source: str) -> bool:
     if loading:
         rehearse()
         rehearse_preparation()
+        undo_what_tools_could_see()
     return bool(loading)
 
 
