@@ -395,8 +395,14 @@ class WorkerPool:
         with self._lock:
             self._warm_sources[source, walls] = None
             zygote = self._zygote
-            number = zygote.warm(source, walls)
-        if zygote.wait_warmed(number) or recycle:
+            try:
+                number = zygote.warm(source, walls)
+            except OSError:  # it has died: the zygote replacing it warms every source recorded
+                zygote.alive = False
+                number = 0
+        if not number:
+            self._restart_dead_zygote()
+        elif zygote.wait_warmed(number) or recycle:
             self._recycle_ready()
 
     def probe_walls(self) -> dict[str, dict[str, str]]:

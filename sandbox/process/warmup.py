@@ -21,6 +21,7 @@ there.
 from __future__ import annotations
 
 import ast
+import contextlib
 import ctypes
 import gc
 import importlib
@@ -149,8 +150,11 @@ def preload_for(source: str) -> bool:
     """
     loading = sorted(modules_needed(source) - _preloaded)
     for name in loading:
-        _load(name)
-        _preloaded.add(name)
+        _preloaded.add(
+            name
+        )  # tried once: one that fails to load fails the calls needing it, in their workers
+        with contextlib.suppress(Exception):
+            _load(name)
     if loading:
         rehearse()
         rehearse_preparation()
@@ -218,7 +222,7 @@ def modules_needed(source: str) -> set[str]:
             imported.append(node.module)
     needed = {
         LIBRARY_PACKAGES.get(allowed.partition(".")[0], allowed)
-        for name in imported
+        for name in set(imported)
         for allowed in ALLOWED_MODULES
         if allowed == name or allowed.startswith(name + ".")
     }

@@ -41,15 +41,19 @@ import sys
 from socket import SCM_RIGHTS, SOL_SOCKET
 from typing import Any
 
-from runtime.errors import ToolpenError
+from sandbox.language.modules import ALLOWED_MODULES
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
-from sandbox.process.warmup import preload, preload_for, rehearse_preparation, settle
+from sandbox.process.warmup import LIBRARY_PACKAGES, preload, preload_for, rehearse_preparation, settle
 from sandbox.process.worker import compile_for, rehearse, serve
 from sandbox.wire import FORK_REQUEST, decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
+EVERY_ALLOWED_IMPORT = "\n".join(
+    f"import {name}" for name in sorted(ALLOWED_MODULES) if name.partition(".")[0] not in LIBRARY_PACKAGES
+)
+"""What an unjailed root zygote loads before it drops its privileges (the libraries stay on demand)."""
 FDS = struct.Struct("2i")  # an SCM_RIGHTS payload: the worker's socket and its pidfd
 
 
@@ -60,6 +64,8 @@ class Zygote:
         self.control = control
         install_process_hooks()
         preload()
+        if os.geteuid() == 0:  # unjailed, as root: the user it drops to may not read the modules later
+            preload_for(EVERY_ALLOWED_IMPORT)
         install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
         rehearse()
         rehearse_preparation()  # what every worker runs before its job, compiled and specialized here
@@ -166,7 +172,8 @@ def warm(source: str, walls: object) -> bool:
     # a module that fails to load fails the calls needing it (in their workers), not the pool
     with contextlib.suppress(Exception):
         loaded = preload_for(source)
-    with contextlib.suppress(ToolpenError):  # the call reports it, located, when the tool runs
+    # the call reports it, located, when the tool runs; nothing a source holds may end the zygote
+    with contextlib.suppress(Exception):
         compile_for(source, walls)
     return loaded
 
