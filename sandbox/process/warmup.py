@@ -13,9 +13,11 @@ Only what the tools import: every fork copies the page tables of the zygote's me
 exit unmaps them, so a pool pays for each module its zygote holds on every call. The standard
 library's allowed modules were a fifth of that memory, pydantic with the CES classes built on it
 a third, numpy as much again. ``tests/test_warmup.py`` checks that a worker then imports nothing.
-A tool that reaches a module some other way (``__import__(name)``) imports it in its worker, from
-disk, under the checks; pydantic, numpy and protobuf, whose code fails the checks, are refused
-there.
+Under the language wall a tool reaches a module only through an import statement; what C code
+imports lazily for a value the tool got otherwise (``_strptime`` for the ``strptime`` of a
+``datetime`` from a pydantic field or ``tomllib``) is imported in its worker, from disk, under
+the checks (``modules.LAZY_C_IMPORTS``). Under ``walls="process"`` a tool imports what it likes
+in its worker.
 """
 
 from __future__ import annotations
