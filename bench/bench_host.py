@@ -22,7 +22,7 @@ from typing import Any
 
 from runtime import Runtime
 from runtime.pool import WorkerReply
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 
 TRIVIAL = 'def add(a: int, b: int) -> int:\n    """Adds two numbers."""\n    return a + b\n'
 ARGS = {"a": 1, "b": 2}

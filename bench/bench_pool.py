@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from runtime.pool import WorkerPool
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 from sandbox.wire import recv_frame, send_frame
 
 SOURCE = "def add(a: int, b: int) -> int:\n    return a + b\n"

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH: it picks the code measured
 
 from runtime import Runtime  # noqa: E402
-from sandbox.limits import Limits  # noqa: E402
+from sandbox.common.limits import Limits  # noqa: E402
 
 ROUNDS = 60
 LARGE_ROUNDS = 10

@@ -1,7 +1,7 @@
 """toolpen's trusted host side. The public API is what this module exports.
 
-The names load lazily, so that ``import runtime.errors`` (which the sandbox side needs) does
-not pull in the whole host (pool, store, HTTP broker).
+The names load lazily, so that importing one of them does not pull in the whole host (pool,
+store, HTTP broker).
 """
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from runtime.egress import EgressPolicy
-    from runtime.errors import ToolpenError
     from runtime.registry import Tool, ToolOptions
     from runtime.results import ToolResult
     from runtime.runtime import Runtime
-    from sandbox.limits import Limits
+    from sandbox.common.errors import ToolpenError
+    from sandbox.common.limits import Limits
 
 _EXPORTS = {
     "EgressPolicy": "runtime.egress",
-    "Limits": "sandbox.limits",
+    "Limits": "sandbox.common.limits",
     "Runtime": "runtime.runtime",
     "Tool": "runtime.registry",
     "ToolOptions": "runtime.registry",
     "ToolResult": "runtime.results",
-    "ToolpenError": "runtime.errors",
+    "ToolpenError": "sandbox.common.errors",
 }
 
 __all__ = ["EgressPolicy", "Limits", "Runtime", "Tool", "ToolOptions", "ToolResult", "ToolpenError"]

@@ -23,9 +23,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from runtime.diagnostics import Diagnostic
-from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source
+from sandbox.common.diagnostics import Diagnostic
+from sandbox.common.errors import InvalidSource
 
 CALLBACK_PARAMETERS: dict[str, tuple[str, ...]] = {
     "before_agent": ("callback_context",),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from runtime.callbacks import CALLBACK_PARAMETERS
-from runtime.diagnostics import Diagnostic
+from sandbox.common.diagnostics import Diagnostic
 
 RESERVED_TOOL_NAMES = frozenset({"end_session", "transfer_to_agent", "customize_response"})
 

@@ -19,12 +19,12 @@ from runtime.ces_check import (
     tool_entry_warnings,
     unnamed_callback_warnings,
 )
-from runtime.diagnostics import Diagnostic
-from runtime.errors import InvalidSource
 from runtime.schema import parse_tool_source, spec_from_module
 from sandbox.bridges.ces_types import CES_GLOBAL_NAMES
+from sandbox.common.diagnostics import Diagnostic
+from sandbox.common.errors import InvalidSource
+from sandbox.common.walls import WallsMode
 from sandbox.language.compiler import policy_diagnostics
-from sandbox.wire import WallsMode
 
 INJECTED_GLOBALS = CES_GLOBAL_NAMES
 """Names the runtime defines for every tool and callback (CES's globals and classes), so they are not undefined."""

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from runtime.errors import HttpDenied, HttpFailed
+from sandbox.common.errors import HttpDenied, HttpFailed
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network

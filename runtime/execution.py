@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from runtime.errors import InvalidArguments
+from sandbox.common.errors import InvalidArguments
 
 ExecutionType = Literal["SYNCHRONOUS", "ASYNCHRONOUS"]
 EXECUTION_TYPES: tuple[ExecutionType, ...] = ("SYNCHRONOUS", "ASYNCHRONOUS")

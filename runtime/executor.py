@@ -21,12 +21,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook
-from runtime.errors import BudgetExceeded, OutputTooLarge, PolicyViolation, Timeout, ToolFailed, ToolpenError
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
 from runtime.state import NO_CHANGE, StateDelta
-from sandbox.limits import Limits
-from sandbox.wire import WallsMode
+from sandbox.common.errors import (
+    BudgetExceeded,
+    OutputTooLarge,
+    PolicyViolation,
+    Timeout,
+    ToolFailed,
+    ToolpenError,
+)
+from sandbox.common.limits import Limits
+from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker, RequestBudget

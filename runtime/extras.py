@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from importlib.util import find_spec
 
-from runtime.errors import MissingExtra
+from sandbox.common.errors import MissingExtra
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "serve": ("starlette", "uvicorn", "prometheus_client"),

@@ -24,8 +24,8 @@ from requests.adapters import HTTPAdapter
 from urllib3.connectionpool import HTTPConnectionPool
 
 from runtime.egress import EgressPolicy, PinnedTarget
-from runtime.errors import BudgetExceeded, HttpFailed
-from sandbox.limits import MiB
+from sandbox.common.errors import BudgetExceeded, HttpFailed
+from sandbox.common.limits import MiB
 from sandbox.wire import (
     FAILURE_CONNECTION,
     FAILURE_INVALID_URL,

@@ -15,7 +15,7 @@ import os
 import shutil
 import tempfile
 
-from runtime.errors import IsolationUnavailable
+from sandbox.common.errors import IsolationUnavailable
 from sandbox.process.jail import DENIED_ERRNO, HOSTNAME, JAIL_UID, PROBED, SYSCALLS, mounts
 
 log = logging.getLogger(__name__)

@@ -22,11 +22,11 @@ from urllib.parse import quote, unquote
 import jsonschema
 import yaml
 
-from runtime.diagnostics import Diagnostic
-from runtime.errors import HttpFailed, InvalidArguments, InvalidSource
 from runtime.http import HttpBroker, HttpRequest, RequestBudget
 from runtime.redaction import Redactor
 from runtime.schema import ToolSpec
+from sandbox.common.diagnostics import Diagnostic
+from sandbox.common.errors import HttpFailed, InvalidArguments, InvalidSource
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
 TOOLSET_NAME = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Literal
 
-from runtime.errors import InvalidSource
+from sandbox.common.errors import InvalidSource
 
 MAX_SOURCE_CHARS = 1024 * 1024
 """Longest tool source (characters) accepted."""

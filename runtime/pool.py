@@ -29,15 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import (
-    InvalidState,
-    IsolationUnavailable,
-    ProtocolBroken,
-    Timeout,
-    ToolpenError,
-    WorkerCrashed,
-    error_from_dict,
-)
 from runtime.jail import (
     GET_BWRAP,
     GET_USERNS,
@@ -50,14 +41,23 @@ from runtime.jail import (
 from runtime.leaving_workers import LeavingWorkers
 from runtime.ready_stack import ReadyStack
 from runtime.state import StateDelta
-from sandbox.limits import Limits
+from sandbox.common.errors import (
+    InvalidState,
+    IsolationUnavailable,
+    ProtocolBroken,
+    Timeout,
+    ToolpenError,
+    WorkerCrashed,
+    error_from_dict,
+)
+from sandbox.common.limits import Limits
+from sandbox.common.walls import WallsMode
 from sandbox.wire import (
     FORK_REQUEST,
     MAX_CONCURRENT_RPCS,
     WRITABLE_HOOK_VALUES,
     ProtocolError,
     Rpc,
-    WallsMode,
     decode,
     encode,
     recv_frame,

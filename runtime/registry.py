@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidSource, NotFound
 from runtime.execution import ExecutionType
 from runtime.schema import ToolSpec
 from runtime.schema.arguments import ArgumentValidator
 from runtime.schema.formats import lower
-from sandbox.limits import Limits
+from sandbox.common.errors import InvalidSource, NotFound
+from sandbox.common.limits import Limits
 
 if TYPE_CHECKING:
     from runtime.openapi_toolset import Operation

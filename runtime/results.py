@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import ToolpenError, error_from_dict
 from runtime.state import StateDelta, without_temp_keys
+from sandbox.common.errors import ToolpenError, error_from_dict
 
 if TYPE_CHECKING:
     from runtime.session import CallRecord

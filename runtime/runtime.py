@@ -18,12 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook, parse_hooks
 from runtime.egress import EgressPolicy
-from runtime.errors import (
-    InvalidArguments,
-    InvalidSource,
-    PolicyViolation,
-    ToolpenError,
-)
 from runtime.execution import (
     ExecutionType,
     ToolCall,
@@ -40,8 +34,14 @@ from runtime.schema.formats import lower
 from runtime.shared_scopes import call_scopes
 from runtime.store import LOCK_TIMEOUT, open_store
 from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
-from sandbox.limits import Limits
-from sandbox.wire import WALLS_MODES, WallsMode
+from sandbox.common.errors import (
+    InvalidArguments,
+    InvalidSource,
+    PolicyViolation,
+    ToolpenError,
+)
+from sandbox.common.limits import Limits
+from sandbox.common.walls import WALLS_MODES, WallsMode
 
 if TYPE_CHECKING:
     from runtime.store import Store

@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import chain, repeat
 from typing import Any
 
-from runtime.errors import InvalidState
+from sandbox.common.errors import InvalidState
 
 
 class Scope(StrEnum):

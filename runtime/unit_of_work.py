@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
-from runtime.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 from runtime.executor import Invocation, Outcome
 from runtime.results import ToolResult
 from runtime.state import SHARED_SCOPES, Scope, scope_of, without_temp_keys
 from runtime.store import LOCK_TIMEOUT
+from sandbox.common.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker

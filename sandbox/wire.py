@@ -15,7 +15,7 @@ import socket
 import struct
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
@@ -36,10 +36,6 @@ is kept for more calls, and the pid of the worker it replaces (0: none), which t
 Fixed-size binary rather than JSON, so that the zygote's work per worker stays short (each page it
 writes while a worker shares it is a copy)."""
 
-WallsMode = Literal["all", "process"]
-"""Which walls a call runs behind: ``"all"`` (the language wall inside the process wall, the default)
-or ``"process"`` (plain CPython, the process wall alone). A job carries it as ``"walls"``."""
-WALLS_MODES: tuple[WallsMode, ...] = ("all", "process")
 
 # The host's HTTP broker starts an ``http_error`` message with one of these prefixes, so that
 # ``ces_requests`` inside the worker raises the matching requests-style exception.

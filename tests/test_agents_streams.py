@@ -11,9 +11,9 @@ import pytest
 from openai import AsyncOpenAI, OpenAI
 
 from runtime import Limits, Runtime
-from runtime.errors import StreamEnded
 from runtime.protocols.agents import MAX_REQUEST_BYTES, adrive_session, drive_session, result_batches
 from samples.hosts.servers.agents_api import AgentsApiServer, call
+from sandbox.common.errors import StreamEnded
 
 MiB = 1024 * 1024
 

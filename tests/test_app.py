@@ -14,7 +14,7 @@ import yaml
 
 from runtime import Runtime
 from runtime.app import App, app_runtime, check_app, load_app
-from runtime.errors import InvalidApp
+from sandbox.common.errors import InvalidApp
 from tests.conftest import SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"

@@ -14,7 +14,7 @@ import pytest
 from runtime.app import ArchiveLimits, load_app, pack, unpack
 from runtime.app.archive import read_archive
 from runtime.app.zipraw import parse
-from runtime.errors import BadArchive, InvalidApp
+from sandbox.common.errors import BadArchive, InvalidApp
 from tests.conftest import SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"

@@ -13,7 +13,7 @@ import pytest
 
 from runtime.app import app_runtime, check_app, load_app, pack, unpack
 from runtime.app.inline import find_inline
-from runtime.errors import InvalidApp
+from sandbox.common.errors import InvalidApp
 from tests.conftest import SAMPLES
 
 APP = SAMPLES / "apps" / "Customer_Service"

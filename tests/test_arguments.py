@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.errors import InvalidArguments
 from runtime.schema import derive_spec
 from runtime.schema.arguments import ArgumentValidator, validate_arguments
+from sandbox.common.errors import InvalidArguments
 
 SOURCE = '''
 from typing import Literal, Optional

@@ -11,8 +11,8 @@ import pytest
 
 from runtime import Runtime
 from runtime.check import check_source
-from runtime.errors import InvalidSource, PolicyViolation
 from runtime.protocols.chat import handle_tool_calls
+from sandbox.common.errors import InvalidSource, PolicyViolation
 from tests.conftest import SAMPLES
 
 SET_FLAG = '''

@@ -14,7 +14,7 @@ import pytest
 
 from runtime import Runtime
 from runtime.check import check_source
-from runtime.errors import InvalidSource
+from sandbox.common.errors import InvalidSource
 from tests.conftest import SAMPLES
 
 APP = SAMPLES / "apps" / "Support_Desk"

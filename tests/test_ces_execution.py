@@ -20,9 +20,9 @@ import pytest
 
 from runtime import EgressPolicy, Runtime
 from runtime.app import app_runtime, load_app
-from runtime.errors import InvalidApp, InvalidArguments
 from runtime.execution import ToolCall
 from runtime.turns import run_tool_calls
+from sandbox.common.errors import InvalidApp, InvalidArguments
 from tests.httpd import Handler, LocalServer, serve
 
 HOLD = 0.6

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from runtime import Runtime
-from runtime.errors import PolicyViolation
-from sandbox.limits import Limits
+from sandbox.common.errors import PolicyViolation
+from sandbox.common.limits import Limits
 
 pytest.importorskip("numpy")
 pytest.importorskip("google.protobuf")

@@ -13,10 +13,10 @@ import pytest
 from openai import OpenAI
 
 from runtime import Runtime
-from runtime.errors import BudgetExceeded
 from runtime.protocols.chat import chat_tools, handle_tool_calls, run_chat
 from runtime.protocols.profiles import ModelProfile, load_profiles, profile_for, shape_request
 from samples.hosts.servers.openai_compatible import ScriptedChatServer, assistant, tool_call
+from sandbox.common.errors import BudgetExceeded
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 QWEN = "qwen/qwen3-next-80b-a3b-instruct-maas"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runtime.egress import EgressPolicy, HostRule, PinnedTarget
-from runtime.errors import HttpDenied
+from sandbox.common.errors import HttpDenied
 
 REFUSED = {
     "http://2130706433/": "loopback",

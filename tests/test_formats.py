@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from runtime.errors import InvalidSource
 from runtime.schema import ToolSpec, derive_spec
 from runtime.schema.formats import FORMATS, GEMINI_RECURSION_DEPTH, lower
+from sandbox.common.errors import InvalidSource
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 SAMPLE_NAMES = (

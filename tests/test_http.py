@@ -12,8 +12,8 @@ import requests
 from httpd import Handler, LocalServer, make_tls, serve
 
 from runtime.egress import EgressPolicy, PinnedTarget
-from runtime.errors import BudgetExceeded, HttpDenied, HttpFailed
 from runtime.http import HttpBroker, HttpRequest, PinnedAdapter, RequestBudget, prepare
+from sandbox.common.errors import BudgetExceeded, HttpDenied, HttpFailed
 
 
 def echo(h: Handler) -> None:

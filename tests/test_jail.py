@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from runtime.errors import IsolationUnavailable
 from runtime.jail import bwrap_command, find_bwrap
 from runtime.pool import PACKAGE_ROOT, WorkerPool
-from sandbox.limits import Limits
+from sandbox.common.errors import IsolationUnavailable
+from sandbox.common.limits import Limits
 
 # Runs inside the jail with the real builtins: reports what it can see and do.
 LOOK_AROUND = textwrap.dedent(
@@ -111,7 +111,7 @@ def test_opting_out_warns_once_per_process_and_runs_unjailed():
     script = textwrap.dedent(
         """
         from runtime.pool import WorkerPool
-        from sandbox.limits import Limits
+        from sandbox.common.limits import Limits
         job = {"source": "def f():\\n    return 7\\n", "entry": "f", "args": {}, "context": {}}
         for _ in range(2):
             with WorkerPool(size=1, bwrap="/nonexistent/bwrap", allow_weak_isolation=True) as pool:
@@ -202,7 +202,7 @@ def test_an_installation_under_tmp_is_bound_on_top_of_the_jails_tmp(tmp_path):
     assert str(tmp_path).startswith("/tmp/")
     for package in ("runtime", "sandbox"):
         shutil.copytree(os.path.join(PACKAGE_ROOT, package), tmp_path / package)
-    script = "from runtime.pool import WorkerPool\nfrom sandbox.limits import Limits\n" + (
+    script = "from runtime.pool import WorkerPool\nfrom sandbox.common.limits import Limits\n" + (
         "with WorkerPool(size=1) as pool:\n"
         "    print(pool.run({'source': 'def f():\\n    return 7\\n', 'entry': 'f'}, Limits(), None).output)\n"
     )
@@ -236,9 +236,9 @@ WITHOUT_LIBSECCOMP = textwrap.dedent(
     found = ctypes.util.find_library
     # as on a machine without libseccomp: pyseccomp finds no library (and raises RuntimeError)
     ctypes.util.find_library = lambda name: None if name == "seccomp" else found(name)
-    from runtime.errors import IsolationUnavailable
+    from sandbox.common.errors import IsolationUnavailable
     from runtime.pool import WorkerPool
-    from sandbox.limits import Limits
+    from sandbox.common.limits import Limits
     try:
         WorkerPool(size=1)
     except IsolationUnavailable as refused:
@@ -270,7 +270,7 @@ KILLED_HOST = textwrap.dedent(
     """
     import json, os, time
     from runtime.pool import WorkerPool
-    from sandbox.limits import Limits
+    from sandbox.common.limits import Limits
     pool = WorkerPool(size=2)
     assert pool.run({"source": "def f():\\n    return 7\\n", "entry": "f"}, Limits(), None).output == 7
 

@@ -8,7 +8,7 @@ import pytest
 from test_pool import run
 
 from runtime.pool import WorkerPool, WorkerReply
-from sandbox.limits import Limits, MiB
+from sandbox.common.limits import Limits, MiB
 
 LIMITS = Limits(wall_time=1.5, cpu_time=5.0, memory=256 * MiB, output=1000, result_size=10_000, recursion=100)
 

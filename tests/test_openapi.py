@@ -15,9 +15,9 @@ import pytest
 from httpd import Handler, LocalServer, serve
 
 from runtime.egress import EgressPolicy
-from runtime.errors import HttpDenied, HttpFailed, InvalidArguments, InvalidSource
 from runtime.http import HttpBroker
 from runtime.openapi_toolset import OpenApiToolset, Operation, snake_case
+from sandbox.common.errors import HttpDenied, HttpFailed, InvalidArguments, InvalidSource
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 CRM_SPEC = SAMPLES / "openapi" / "crm_service.yaml"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-from runtime.errors import InvalidArguments, InvalidSource, PolicyViolation
 from runtime.pool import WorkerPool
-from sandbox.limits import Limits
+from sandbox.common.errors import InvalidArguments, InvalidSource, PolicyViolation
+from sandbox.common.limits import Limits
 
 FULL_PYTHON = '''
 import os

@@ -7,7 +7,7 @@ import typing
 import pytest
 from attacks import run_tool
 
-from runtime.errors import InvalidSource, PolicyViolation
+from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.language.annotations import string_annotation_problem
 from sandbox.language.compiler import compile_tool, policy_diagnostics
 from sandbox.language.namespace import install_process_hooks

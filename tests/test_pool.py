@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from runtime.errors import NotFound, Timeout
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.state import StateDelta
-from sandbox.limits import Limits
+from sandbox.common.errors import NotFound, Timeout
+from sandbox.common.limits import Limits
 from sandbox.wire import ProtocolError
 from tests.jail_processes import jail_pids
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_store import postgres_url  # noqa: F401  (the fixture: a fresh schema)
 
-from runtime.errors import Busy, InvalidArguments
 from runtime.store import open_store
 from runtime.store.postgres import PostgresStore, split_pool_options
+from sandbox.common.errors import Busy, InvalidArguments
 
 
 def with_options(url: str, options: str) -> str:

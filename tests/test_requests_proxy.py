@@ -10,9 +10,9 @@ import pytest
 from httpd import Handler, LocalServer, serve
 
 from runtime.egress import EgressPolicy
-from runtime.errors import BudgetExceeded
 from runtime.http import HttpBroker
 from sandbox.bridges.requests_proxy import Requests, make_ces_requests
+from sandbox.common.errors import BudgetExceeded
 
 
 def echo(h: Handler) -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from runtime import Limits, Runtime
-from runtime.errors import InvalidSource, PolicyViolation
-from sandbox.wire import WALLS_MODES
+from sandbox.common.errors import InvalidSource, PolicyViolation
+from sandbox.common.walls import WALLS_MODES
 from tests.conftest import SAMPLES
 
 COUNTER = '''

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from runtime.errors import InvalidSource
 from runtime.schema import ToolSpec, derive_spec
+from sandbox.common.errors import InvalidSource
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

@@ -14,8 +14,8 @@ import requests
 import uvicorn
 from openapi_spec_validator import validate
 
-from runtime.errors import InvalidArguments
 from runtime.server import ServerConfig, create_app, parse_api_keys
+from sandbox.common.errors import InvalidArguments
 
 KEY_A = "key-of-tenant-a-0123456789"
 KEY_B = "key-of-tenant-b-0123456789"

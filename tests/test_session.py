@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from runtime.errors import InvalidState
 from runtime.session import Event, Session, call_events
 from runtime.state import Scope, StateDelta, encode_json, scope_of
+from sandbox.common.errors import InvalidState
 
 
 @pytest.mark.parametrize(

@@ -23,11 +23,11 @@ import pytest
 from test_store import STORE_URLS, fresh_store
 
 from runtime import Runtime
-from runtime.errors import Conflict
 from runtime.executor import Invocation, Outcome
 from runtime.state import Scope, StateDelta
 from runtime.unit_of_work import CallPlan
-from sandbox.limits import Limits
+from sandbox.common.errors import Conflict
+from sandbox.common.limits import Limits
 
 CALLS = 200
 SESSIONS = 20

@@ -29,12 +29,12 @@ import psycopg
 import pytest
 import redis
 
-from runtime.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
 from runtime.session import call_events
 from runtime.state import Scope, StateDelta
 from runtime.store import DEFAULT_STORE_URL, SqliteStore, Store, open_store, redis_store
 from runtime.store.postgres import PostgresStore
 from runtime.store.redis_store import RedisStore, split_prefix
+from sandbox.common.errors import InvalidArguments, InvalidState, NotFound, Timeout, ToolpenError
 from tests.conftest import service_params
 
 T = TypeVar("T")

@@ -15,9 +15,9 @@ import pytest
 import redis
 from test_store import postgres_url, redis_url, write_version_1_file  # noqa: F401  (fixtures)
 
-from runtime.errors import StoreError
 from runtime.store import open_store
 from runtime.store.redis_store import split_prefix
+from sandbox.common.errors import StoreError
 
 TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
 

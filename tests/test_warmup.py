@@ -20,8 +20,8 @@ import pytest
 from runtime import Runtime
 from runtime.pool import WorkerPool
 from sandbox.bridges.ces_context import uses_model_classes
+from sandbox.common.limits import Limits
 from sandbox.language.modules import ALLOWED_MODULES
-from sandbox.limits import Limits
 from sandbox.process.rehearsals import STANDARD_LIBRARY
 from sandbox.process.warmup import modules_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython

@@ -11,8 +11,8 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidSource
 from runtime.protocols import CallOutcome, error_text, output_text, run_call
+from sandbox.common.errors import InvalidSource
 
 if TYPE_CHECKING:
     from runtime.registry import Tool

@@ -21,8 +21,8 @@ from agents import FunctionTool  # noqa: E402
 from agents.tool_context import ToolContext  # noqa: E402
 
 from runtime.adapters import answer, call, definition  # noqa: E402
-from runtime.errors import InvalidArguments  # noqa: E402
 from runtime.protocols import CallOutcome, parse_arguments  # noqa: E402
+from sandbox.common.errors import InvalidArguments  # noqa: E402
 
 if TYPE_CHECKING:
     from runtime.registry import Tool

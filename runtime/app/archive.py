@@ -18,7 +18,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from runtime.errors import BadArchive
+from sandbox.common.errors import BadArchive
 
 MAX_ENTRIES = 5_000
 MAX_BYTES = 64 << 20

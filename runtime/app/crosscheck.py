@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from runtime.app.loader import App
 from runtime.ces_check import RESERVED_TOOL_NAMES, callback_return_warnings, is_state
 from runtime.check import check_source
-from runtime.diagnostics import Diagnostic, Level
-from runtime.errors import InvalidSource
 from runtime.openapi_toolset import OpenApiToolset
 from runtime.schema import derive_spec
-from sandbox.wire import WallsMode
+from sandbox.common.diagnostics import Diagnostic, Level
+from sandbox.common.errors import InvalidSource
+from sandbox.common.walls import WallsMode
 
 _TOOL_PROXIES = frozenset({"tools", "async_tools"})
 DECISIONS = ("OK", "TRIGGER")

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from runtime.errors import InvalidApp
+from sandbox.common.errors import InvalidApp
 
 PLACEHOLDER = "$env_var"
 

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from runtime.app.loader import PATH_LIKE
-from runtime.errors import InvalidApp
+from sandbox.common.errors import InvalidApp
 
 CODE_MEMBER = "pythonCode"
 _RESOURCE = re.compile(r"^[^/]+/([^/]+)/\1\.(json|ya?ml)$")

@@ -30,8 +30,8 @@ from runtime.app.models import (
     ToolResource,
     ToolsetResource,
 )
-from runtime.errors import BadArchive, InvalidApp, ToolpenError
 from runtime.execution import CES_TIMEOUTS, ExecutionType, ces_timeout, parse_execution_type
+from sandbox.common.errors import BadArchive, InvalidApp, ToolpenError
 
 APP_FILES = ("app.json", "app.yaml", "app.yml")
 WORK_FOLDER = ".toolpen"

@@ -18,7 +18,7 @@ from runtime.app import zipraw
 from runtime.app.archive import Archive, ArchiveLimits, extract, read_archive
 from runtime.app.inline import find_inline, fold, lay_out
 from runtime.app.loader import WORK_FOLDER, app_folder, app_from_files, read_files
-from runtime.errors import BadArchive
+from sandbox.common.errors import BadArchive
 
 ORIGINAL = "export.zip"
 

@@ -16,11 +16,11 @@ from contextlib import contextmanager
 
 from runtime.app.loader import App, AppGuardrail
 from runtime.egress import EgressPolicy
-from runtime.errors import ToolpenError
 from runtime.execution import parse_tool_execution_mode
 from runtime.runtime import Runtime
 from runtime.store import Store
-from sandbox.wire import WallsMode
+from sandbox.common.errors import ToolpenError
+from sandbox.common.walls import WallsMode
 
 
 def app_runtime(

@@ -16,7 +16,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from runtime.errors import BadArchive
+from sandbox.common.errors import BadArchive
 
 _LOCAL = b"PK\x03\x04"
 _CENTRAL = b"PK\x01\x02"

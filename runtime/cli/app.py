@@ -6,8 +6,8 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from runtime.errors import MissingExtra
 from runtime.extras import require_extra
+from sandbox.common.errors import MissingExtra
 
 app = typer.Typer(
     name="toolpen",

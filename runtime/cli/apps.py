@@ -14,15 +14,15 @@ import typer
 
 from runtime.cli.app import app, example
 from runtime.cli.setup import JsonOption, StoreOption, WallsOption, read_json_option
-from runtime.errors import InvalidArguments, InvalidSource, ToolpenError
 from runtime.schema.formats import Format, lower
 from runtime.store import DEFAULT_STORE_URL
+from sandbox.common.errors import InvalidArguments, InvalidSource, ToolpenError
 
 if TYPE_CHECKING:
     from runtime.app import App
     from runtime.results import ToolResult
     from runtime.runtime import Runtime
-    from sandbox.wire import WallsMode
+    from sandbox.common.walls import WallsMode
 
 EXIT_UNUSABLE = 2
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidArguments
+from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
     from runtime.runtime import Runtime

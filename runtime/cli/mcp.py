@@ -11,9 +11,9 @@ import typer
 from runtime.cli.app import app, example, need_extra
 from runtime.cli.apps import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
 from runtime.cli.setup import WallsOption, WeakIsolationOption
-from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL
-from sandbox.wire import WallsMode
+from sandbox.common.errors import ToolpenError
+from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
     from runtime.runtime import Runtime

@@ -23,12 +23,12 @@ from runtime.cli.setup import (
     read_source,
     with_extra_options,
 )
-from runtime.errors import InvalidSource, PolicyViolation, ToolpenError
 from runtime.store import DEFAULT_STORE_URL
+from sandbox.common.errors import InvalidSource, PolicyViolation, ToolpenError
 
 if TYPE_CHECKING:
-    from runtime.diagnostics import Diagnostic
     from runtime.results import ToolResult
+    from sandbox.common.diagnostics import Diagnostic
 
 
 def print_result(console: Console, name: str, result: ToolResult) -> None:

@@ -10,8 +10,8 @@ import typer
 
 from runtime.cli.app import app, example
 from runtime.cli.setup import WallsOption
-from runtime.errors import InvalidSource
 from runtime.schema.formats import Format, lower
+from sandbox.common.errors import InvalidSource
 
 EXIT_PROBLEMS = 1
 EXIT_UNUSABLE = 2

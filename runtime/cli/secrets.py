@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from runtime.errors import InvalidArguments
+from sandbox.common.errors import InvalidArguments
 
 FROM_FILE = "@"
 FROM_ENV = "env:"

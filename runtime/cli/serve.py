@@ -14,8 +14,8 @@ from runtime.cli.apps import AgentOption, AllowHostOption, AppOption, AuthOption
 from runtime.cli.mcp import tool_files
 from runtime.cli.secrets import read_secret
 from runtime.cli.setup import WallsOption, WeakIsolationOption
-from runtime.errors import ToolpenError
 from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
+from sandbox.common.errors import ToolpenError
 
 
 @app.command(

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from runtime.cli.app import app, example, exit_missing_extra
-from runtime.errors import MissingExtra, ToolpenError
 from runtime.store import DEFAULT_STORE_URL, display_url, open_store
+from sandbox.common.errors import MissingExtra, ToolpenError
 
 if TYPE_CHECKING:
     from runtime.store import Store

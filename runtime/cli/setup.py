@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast, get_type_hints
 import typer
 
 from runtime.cli.secrets import read_secret
-from runtime.errors import InvalidArguments, InvalidSource
-from sandbox.wire import WallsMode
+from sandbox.common.errors import InvalidArguments, InvalidSource
+from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
     from runtime.runtime import Runtime

@@ -8,8 +8,8 @@ import typer
 
 from runtime.cli.app import app, example
 from runtime.cli.secrets import read_secret
-from runtime.errors import ToolpenError
 from runtime.store import display_url, open_store
+from sandbox.common.errors import ToolpenError
 
 store_app = typer.Typer(
     name="store",

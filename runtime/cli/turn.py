@@ -37,9 +37,9 @@ from runtime.cli.setup import (
     read_source,
     with_extra_options,
 )
-from runtime.errors import InvalidArguments, ToolpenError
 from runtime.execution import ToolCall, parse_tool_execution_mode
 from runtime.store import DEFAULT_STORE_URL
+from sandbox.common.errors import InvalidArguments, ToolpenError
 
 if TYPE_CHECKING:
     from runtime.results import ToolResult

@@ -13,7 +13,7 @@ import typer
 from runtime.cli.app import app, example, need_extra
 from runtime.cli.apps import AgentOption, FakesOption
 from runtime.cli.setup import StoreOption, WallsOption, WeakIsolationOption
-from runtime.errors import ToolpenError
+from sandbox.common.errors import ToolpenError
 
 WEB_STORE = "sqlite:///toolpen-web.db"
 

@@ -28,7 +28,7 @@ from runtime.probes.judges import (
     nothing_of_the_host,
     worker_gone,
 )
-from sandbox.limits import Limits, MiB
+from sandbox.common.limits import Limits, MiB
 
 # Kernel interfaces, each with arguments a permitted call refuses harmlessly.
 KERNEL_CALLS: dict[str, tuple[int, ...]] = {

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from runtime.pool import WorkerReply
 from runtime.probes.targets import Targets, remove_ipc
-from sandbox.limits import Limits, MiB
+from sandbox.common.limits import Limits, MiB
 
 REFUSED_ERRNOS = ("EPERM", "ENOSYS")
 """What a blocked kernel interface answers; anything else means the call reached the kernel."""

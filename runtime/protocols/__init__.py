@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidArguments, ToolpenError
 from runtime.execution import ToolCall
 from runtime.schema.arguments import validate_arguments
 from runtime.search import DEFAULT_LIMIT, ToolIndex
+from sandbox.common.errors import InvalidArguments, ToolpenError
 
 if TYPE_CHECKING:
     from runtime.registry import Tool

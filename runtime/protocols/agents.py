@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import httpx2
 from openai import APIConnectionError
 
-from runtime.errors import InvalidArguments, OutputTooLarge, StreamEnded
 from runtime.protocols import (
     CallOutcome,
     CallRequest,
@@ -30,6 +29,7 @@ from runtime.protocols import (
 )
 from runtime.protocols.steps import Blocking, Loop, NextItem, Pause, arun_steps, run_steps
 from runtime.search import DEFAULT_LIMIT
+from sandbox.common.errors import InvalidArguments, OutputTooLarge, StreamEnded
 
 if TYPE_CHECKING:
     from runtime.registry import Tool

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import BudgetExceeded, InvalidArguments
 from runtime.protocols import (
     TOOL_SEARCH,
     TOOL_SEARCH_DESCRIPTION,
@@ -28,6 +27,7 @@ from runtime.protocols import (
 )
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
 from runtime.protocols.steps import Blocking, Loop, arun_steps, run_steps
+from sandbox.common.errors import BudgetExceeded, InvalidArguments
 
 if TYPE_CHECKING:
     from runtime.registry import Tool

@@ -26,8 +26,8 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from runtime.errors import InvalidArguments
 from runtime.protocols import CallOutcome, error_text, run_call
+from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette

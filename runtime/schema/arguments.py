@@ -6,8 +6,8 @@ import json
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidArguments
 from runtime.schema.quick_accept import arguments_check
+from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator

@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from typing import Any, Literal, Protocol
 
-from runtime.diagnostics import Level
 from runtime.schema.docstrings import read_docstring
 from runtime.schema.fields import MISSING, FieldInfo, apply_field, literal_value
 from runtime.schema.scope import Scope
+from sandbox.common.diagnostics import Level
 
 
 class TypeTranslator(Protocol):

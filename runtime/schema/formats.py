@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from runtime.errors import InvalidSource
 from runtime.schema.fields import admits_null
 from runtime.schema.reader import ToolSpec
+from sandbox.common.errors import InvalidSource
 
 Format = Literal["openai", "responses", "gemini", "mcp"]
 FORMATS: tuple[str, ...] = get_args(Format)

@@ -7,13 +7,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.diagnostics import Diagnostic
-from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
 from runtime.schema.docstrings import DocInfo, read_docstring
 from runtime.schema.fields import FieldInfo, apply_field
 from runtime.schema.scope import Scope
 from runtime.schema.typehints import TypeTranslator
+from sandbox.common.diagnostics import Diagnostic
+from sandbox.common.errors import InvalidSource
 
 TOOL_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 TOOL_NAME_MAX = 64

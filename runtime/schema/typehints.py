@@ -5,8 +5,6 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from runtime.diagnostics import Diagnostic, Level
-from runtime.errors import InvalidSource
 from runtime.parsing import parse_expression
 from runtime.schema.classes import class_schema
 from runtime.schema.fields import (
@@ -18,6 +16,8 @@ from runtime.schema.fields import (
     read_field_call,
 )
 from runtime.schema.scope import Scope
+from sandbox.common.diagnostics import Diagnostic, Level
+from sandbox.common.errors import InvalidSource
 
 _SCALARS: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},

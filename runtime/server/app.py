@@ -26,7 +26,6 @@ from starlette.responses import JSONResponse, Response
 
 from runtime.app import load_app
 from runtime.check import check_source
-from runtime.errors import Busy, InvalidSource, NotFound, PolicyViolation, StoreError, ToolpenError
 from runtime.results import ToolResult
 from runtime.schema.formats import FORMATS
 from runtime.server.access_log import AccessLogMiddleware
@@ -39,6 +38,7 @@ from runtime.server.responses import ApiError, error_response, http_error, inter
 from runtime.server.tenants import OPTION_NAMES, Tenant, Tenants
 from runtime.server.timeouts import DeadlineMiddleware
 from runtime.store import open_store
+from sandbox.common.errors import Busy, InvalidSource, NotFound, PolicyViolation, StoreError, ToolpenError
 
 NAME = re.compile(ID_PATTERN)
 

@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from runtime.errors import InvalidArguments
 from runtime.server.access_log import ACCESS_LOG_FORMATS, AccessLogFormat
 from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
-from sandbox.wire import WallsMode
+from sandbox.common.errors import InvalidArguments
+from sandbox.common.walls import WallsMode
 
 TENANT_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 LOCAL_TENANT = "local"

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from runtime.errors import Busy
+from sandbox.common.errors import Busy
 
 
 @dataclass

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from runtime.errors import (
+from sandbox.common.errors import (
     InvalidArguments,
     InvalidSource,
     NotFound,

@@ -20,7 +20,6 @@ from typing import Any
 
 from runtime.app import App, app_runtime
 from runtime.egress import EgressPolicy
-from runtime.errors import NotFound, ToolpenError
 from runtime.registry import Tool
 from runtime.runtime import Runtime
 from runtime.schema import derive_spec
@@ -28,6 +27,7 @@ from runtime.server.catalog import ToolCatalog
 from runtime.server.config import LOCAL_TENANT, ServerConfig
 from runtime.server.responses import ApiError
 from runtime.store import Store
+from sandbox.common.errors import NotFound, ToolpenError
 
 OPTION_NAMES = ("defer_loading", "idempotent", "read_only")
 

@@ -16,8 +16,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from runtime.errors import InvalidArguments
 from runtime.extras import require_extra
+from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
     from runtime.store.base import Store

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from runtime.errors import Busy, InvalidArguments, NotFound, ToolpenError
 from runtime.session import CallRecord, CallStatus, Event, Session, SessionSummary
 from runtime.state import Scope, StateDelta, encode_json
 from runtime.store import LOCK_TIMEOUT
 from runtime.store.migrations import SchemaVersion
+from sandbox.common.errors import Busy, InvalidArguments, NotFound, ToolpenError
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from contextlib import AbstractContextManager, contextmanager
 from itertools import repeat
 from typing import Any
 
-from runtime.errors import NotFound
 from runtime.session import CallRecord, Event, Session, SessionSummary
 from runtime.state import StateDelta, encode_json
 from runtime.store.base import (
@@ -31,6 +30,7 @@ from runtime.store.base import (
     session_label,
     state_owners,
 )
+from sandbox.common.errors import NotFound
 
 
 def _copy(value: Any) -> Any:

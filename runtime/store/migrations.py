@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from runtime.errors import StoreError
+from sandbox.common.errors import StoreError
 
 T = TypeVar("T")
 

@@ -40,7 +40,6 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from runtime.errors import InvalidArguments, InvalidState, StoreError
 from runtime.session import Session
 from runtime.state import StateDelta
 from runtime.store.base import (
@@ -54,6 +53,7 @@ from runtime.store.base import (
 )
 from runtime.store.migrations import SchemaVersion, check_version, steps_between
 from runtime.store.sql import INDEXES, TABLES, Connection, SqlStore, dumps
+from sandbox.common.errors import InvalidArguments, InvalidState, StoreError
 
 SCHEMA_VERSION = 1
 

@@ -38,7 +38,6 @@ import redis
 from redis.client import Pipeline
 from redis.lock import Lock
 
-from runtime.errors import NotFound, StoreError, Timeout
 from runtime.session import CallRecord, Event, Session, SessionSummary
 from runtime.state import StateDelta, encode_json
 from runtime.store.base import (
@@ -56,6 +55,7 @@ from runtime.store.base import (
     state_owners,
 )
 from runtime.store.migrations import SchemaVersion, check_version, steps_between
+from sandbox.common.errors import NotFound, StoreError, Timeout
 
 SCHEMA_VERSION = 1
 

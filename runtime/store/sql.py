@@ -16,10 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, closing
 from typing import Any, ClassVar, Protocol
 
-from runtime.errors import NotFound
 from runtime.session import CallRecord, Event, Session, SessionSummary
 from runtime.state import StateDelta, encode_json
 from runtime.store.base import FinishedCall, StateOwner, Store, already_finished, never_begun, scoped_parts
+from sandbox.common.errors import NotFound
 
 TABLES = """
 CREATE TABLE toolpen_sessions (

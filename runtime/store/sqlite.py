@@ -33,7 +33,6 @@ from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from runtime.errors import StoreError
 from runtime.session import Session
 from runtime.state import StateDelta
 from runtime.store.base import (
@@ -46,6 +45,7 @@ from runtime.store.base import (
 )
 from runtime.store.migrations import SchemaVersion, check_version, steps_between
 from runtime.store.sql import GET_EVENTS, INDEXES, TABLES, Connection, SqlStore, dumps
+from sandbox.common.errors import StoreError
 
 SCHEMA_VERSION = 2
 

@@ -19,10 +19,10 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from runtime.errors import InvalidArguments, InvalidSource, ToolpenError
 from runtime.web.guard import Guard
 from runtime.web.playground import Playground, WebConfig
-from sandbox.wire import WallsMode
+from sandbox.common.errors import InvalidArguments, InvalidSource, ToolpenError
+from sandbox.common.walls import WallsMode
 
 STATIC = Path(__file__).parent / "static"
 FORMATS = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from runtime.errors import InvalidArguments, InvalidSource
+from sandbox.common.errors import InvalidArguments, InvalidSource
 
 if TYPE_CHECKING:
     from runtime.app import App

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidArguments, ToolpenError
 from runtime.web.files import Listing, PageFile, app_listing, discover
 from runtime.web.turns import APP_NAME, Setup, app_runtime_for, turn_runtime
-from sandbox.wire import WallsMode
+from sandbox.common.errors import InvalidArguments, ToolpenError
+from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
     from runtime.runtime import Runtime

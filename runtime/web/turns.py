@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidArguments, ToolpenError
-from sandbox.wire import WallsMode
+from sandbox.common.errors import InvalidArguments, ToolpenError
+from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
     from runtime.app import App

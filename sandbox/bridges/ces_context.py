@@ -23,10 +23,10 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
 from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
+from sandbox.common.errors import InvalidSource
 from sandbox.language.pydantic_loader import load_pydantic
 from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 

@@ -14,7 +14,7 @@ import socket
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from runtime.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
+from sandbox.common.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
 from sandbox.wire import Rpc, recv_frame, send_frame
 
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from runtime.errors import HttpDenied, HttpFailed
+from sandbox.common.errors import HttpDenied, HttpFailed
 from sandbox.wire import (
     FAILURE_CONNECTION,
     FAILURE_INVALID_URL,

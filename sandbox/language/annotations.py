@@ -20,8 +20,8 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from runtime.errors import InvalidSource
 from runtime.parsing import parse_expression
+from sandbox.common.errors import InvalidSource
 from sandbox.language.guards import TOOL_MODULE_NAME, checks_apply, exact_str, is_allowed_attribute, refuse
 
 Problem = tuple[ast.AST, str]

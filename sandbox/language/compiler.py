@@ -6,9 +6,9 @@ import ast
 import functools
 import types
 
-from runtime.diagnostics import Diagnostic
-from runtime.errors import InvalidSource, PolicyViolation
 from runtime.parsing import parse_source
+from sandbox.common.diagnostics import Diagnostic
+from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.language.policy import Located, ToolPolicy
 
 TOOL_FILENAME = "<tool>"

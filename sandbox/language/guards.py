@@ -24,7 +24,7 @@ from _string import formatter_field_name_split as _formatter_field_name_split
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 
 TOOL_MODULE_NAME = "toolpen_tool"
 """``__name__`` of every tool's globals, and so ``__module__`` of what tool code defines."""

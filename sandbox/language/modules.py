@@ -17,7 +17,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from sandbox.language import guards, streams
 from sandbox.language.pydantic_loader import load_pydantic
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from sandbox.language import guards, pydantic_loader, streams
 from sandbox.language.annotations import install_forward_ref_hook
 from sandbox.language.enum_wall import install_enum_hook

@@ -22,7 +22,7 @@ import signal
 import sys
 from dataclasses import dataclass, field
 
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 from sandbox.process.jail import DENIED_ERRNO, RLIMITS, SYSCALLS
 
 CLONE_NEWNET = 0x40000000

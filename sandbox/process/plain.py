@@ -17,8 +17,8 @@ import sys
 import types
 from typing import Any, TextIO
 
-from runtime.errors import InvalidSource, PolicyViolation
 from runtime.parsing import parse_source
+from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.language import streams
 from sandbox.language.compiler import TOOL_FILENAME, compile_tree
 from sandbox.language.guards import PLAIN_MODULE_NAME

@@ -28,9 +28,9 @@ import ctypes
 import gc
 import importlib
 
-from runtime.errors import InvalidSource
 from runtime.parsing import parse_source
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
+from sandbox.common.errors import InvalidSource
 from sandbox.language.modules import ALLOWED_MODULES, module_view
 from sandbox.process.forking import reseed
 from sandbox.process.rehearsals import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see

@@ -25,15 +25,6 @@ from collections.abc import Coroutine
 from types import CodeType, TracebackType
 from typing import Any, TypeVar
 
-from runtime import errors
-from runtime.errors import (
-    InvalidSource,
-    MemoryExceeded,
-    OutputTooLarge,
-    RecursionLimit,
-    ToolFailed,
-    ToolpenError,
-)
 from sandbox.bridges.ces_context import (
     HookCall,
     ToolContext,
@@ -43,10 +34,19 @@ from sandbox.bridges.ces_context import (
     uses_model_classes,
 )
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
+from sandbox.common import errors
+from sandbox.common.errors import (
+    InvalidSource,
+    MemoryExceeded,
+    OutputTooLarge,
+    RecursionLimit,
+    ToolFailed,
+    ToolpenError,
+)
+from sandbox.common.limits import Limits, MiB
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.guards import arm_checks, end_import_exemption
 from sandbox.language.namespace import OutputCapture, build_globals
-from sandbox.limits import Limits, MiB
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
 from sandbox.wire import Rpc, StartRpc, decode, encode, frame, recv_frame, send_frame

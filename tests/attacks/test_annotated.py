@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import run_tool
 
 ORDINARY = """

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import holds_real_builtins, run_tool
 
 CLASS_A = "import typing\nclass A:\n    x: 'int'\n"

@@ -53,7 +53,7 @@ def fields() -> list:
 def test_a_dataclass_schema_naming_private_attributes_is_refused():
     from pydantic_core import core_schema
 
-    from runtime.errors import PolicyViolation
+    from sandbox.common.errors import PolicyViolation
     from sandbox.language.pydantic_wall import check_core_schema
 
     schema = core_schema.dataclass_schema(type, core_schema.dataclass_args_schema("X", []), ["__code__"])

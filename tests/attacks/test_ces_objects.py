@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from attacks import run_tool
-from runtime.errors import PolicyViolation
 from sandbox.bridges.ces_context import ToolContext, ces_globals
 from sandbox.bridges.ces_types import Part
+from sandbox.common.errors import PolicyViolation
 
 
 def no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:

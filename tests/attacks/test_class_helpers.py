@@ -12,8 +12,8 @@ import textwrap
 
 import pytest
 
-from runtime.errors import PolicyViolation
 from sandbox.bridges.proxies import Context, State, Tools
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import holds_real_builtins, run_tool
 
 ATTACKS = {

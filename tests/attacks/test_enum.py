@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import run_tool
 
 

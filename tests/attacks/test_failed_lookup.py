@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import attack, run_tool
 
 OWN_LOOKUP = """

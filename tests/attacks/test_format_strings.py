@@ -23,7 +23,7 @@ def test_a_class_field_named_format_is_refused(rt: Runtime, decorator: str) -> N
             f = dataclasses.asdict(D("{{0.__init__.__globals__[__file__]}}"))["format"]
             return f(ces_requests)
         """
-    from runtime.errors import PolicyViolation
+    from sandbox.common.errors import PolicyViolation
 
     with pytest.raises(PolicyViolation, match="format"):
         attack(rt, source)

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-from runtime.errors import NotFound, PolicyViolation
 from runtime.pool import WorkerPool, WorkerReply
-from sandbox.limits import Limits
+from sandbox.common.errors import NotFound, PolicyViolation
+from sandbox.common.limits import Limits
 from tests.attacks import PACKAGE_DIR, assert_refused, attack
 from tests.attacks.finalizers import SEEDED, assert_not_leaked, with_prelude
 
@@ -252,7 +252,7 @@ def test_compiling_a_hostile_source_imports_nothing_in_the_compiling_process() -
     # view itself holds validator and root_validator, of pydantic.deprecated.class_validators).
     script = textwrap.dedent("""
         import sys
-        from runtime.errors import ToolpenError
+        from sandbox.common.errors import ToolpenError
         from sandbox.process.warmup import modules_needed
         from sandbox.process.worker import compile_for
         source = "from numpy import testing, f2py, ctypeslib\\nfrom pydantic import parse_obj_as\\ndef tool():\\n    return 1\\n"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from attacks import run_tool
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from sandbox.language.compiler import compile_tool
 from sandbox.language.modules import module_view
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-from runtime.errors import NotFound
 from runtime.pool import WorkerPool, WorkerReply
-from sandbox.limits import Limits
+from sandbox.common.errors import NotFound
+from sandbox.common.limits import Limits
 from tests.attacks import assert_refused, attack
 from tests.attacks.finalizers import with_prelude
 

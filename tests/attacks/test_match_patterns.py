@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from attacks import attack, run_tool
-from runtime.errors import PolicyViolation
 from sandbox.bridges.proxies import Context, Tools
+from sandbox.common.errors import PolicyViolation
 
 FRAME_WALK = """
 import abc

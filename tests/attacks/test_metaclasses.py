@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from attacks import attack, run_tool
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 
 KEY_THEFT = """
 import copy

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import assert_refused_when_added_or_called, attack
 
 LEFT_OUT = {

@@ -22,7 +22,7 @@ import pytest
 
 from runtime import Runtime
 from runtime.pool import WorkerPool
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 from tests.attacks import assert_refused, assert_refused_when_added_or_called, attack
 
 np = pytest.importorskip("numpy")

@@ -27,7 +27,7 @@ import pytest
 
 from runtime import Runtime
 from runtime.pool import WorkerPool
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 from tests.attacks import attack
 from tests.attacks.finalizers import assert_not_leaked, with_prelude
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from attacks import run_tool
-from runtime.errors import PolicyViolation
 from sandbox.bridges.proxies import Context, Tools
+from sandbox.common.errors import PolicyViolation
 
 ATTACKS: dict[str, str] = {
     # private names of host objects, read, written, probed

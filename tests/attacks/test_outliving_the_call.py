@@ -17,7 +17,7 @@ import time
 
 from runtime import Runtime
 from runtime.leaving_workers import LeavingWorkers
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 from tests.jail_processes import jail_pids
 
 SLEEPER = """

@@ -14,8 +14,8 @@ import textwrap
 import pytest
 
 from runtime import Runtime
-from runtime.errors import PolicyViolation
 from sandbox.bridges.requests_proxy import make_ces_requests
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import holds_real_builtins, run_tool
 
 READER = """

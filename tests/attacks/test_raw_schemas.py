@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from attacks import run_tool
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 
 HOOK = """
 import typing

@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from tests.attacks import run_tool
 
 SHIFTING = """

@@ -18,10 +18,10 @@ import pytest
 from httpd import Handler, LocalServer, serve
 
 from runtime.egress import EgressPolicy
-from runtime.errors import HttpFailed
 from runtime.http import HttpBroker
 from runtime.openapi_toolset import OpenApiToolset
 from runtime.redaction import Redactor
+from sandbox.common.errors import HttpFailed
 
 SECRET = "s3cret-Key/42+x="
 

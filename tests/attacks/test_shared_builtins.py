@@ -19,7 +19,7 @@ import pytest
 from attacks import assert_refused_when_added_or_called, attack
 from runtime import Runtime
 from runtime.pool import WorkerPool, WorkerReply
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 
 REAL_NAMES = ("eval", "exec", "open", "compile", "globals", "locals", "input", "help")
 """Real builtins that tool code must not resolve."""

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from runtime.errors import PolicyViolation
+from sandbox.common.errors import PolicyViolation
 from sandbox.language import guards
 from tests.attacks import holds_real_builtins, run_tool
 

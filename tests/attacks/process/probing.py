@@ -8,7 +8,7 @@ import pytest
 
 from runtime.pool import WorkerPool
 from runtime.probes import PROBES, Probe, Targets, run_probe
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 
 ORDINARY = 'def probe(t):\n    return sum(range(t["n"]))\n'
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from runtime.pool import WorkerPool
-from sandbox.limits import Limits
+from sandbox.common.limits import Limits
 from tests.jail_processes import gone
 
 LIMITS = Limits(wall_time=20.0, cpu_time=20.0)
