@@ -1,8 +1,43 @@
 """The error kinds of toolpen, in one place.
 
 Every failure a user or a model can see is a :class:`ToolpenError` with a stable ``kind``
-string; catch the base class for the whole family or a subclass for one case. Messages name
-the tool's own line numbers, never host paths.
+string. The kinds are grouped in families a host can catch; a family is for ``except`` only: it
+has no ``kind`` of its own, and what is reported (``to_dict``, the wire, ``ToolResult.error``)
+is always the leaf's kind. Messages name the tool's own line numbers, never host paths.
+
+* ToolpenError                          ``internal``
+  * SourceError: the tool's code cannot be used, or did what the policy refuses
+    * InvalidSource                     ``invalid_source``
+    * PolicyViolation                   ``policy``
+  * ArgumentError: the call names what is not there, or arguments that do not fit
+    * InvalidArguments                  ``invalid_arguments``
+    * NotFound                          ``not_found``
+  * ToolError: the tool's own code failed
+    * ToolFailed                        ``tool_error``
+    * InvalidState                      ``invalid_state``
+  * LimitExceeded: a limit or a budget ended the call
+    * Timeout                           ``timeout``
+      * Busy                            ``busy``
+    * MemoryExceeded                    ``memory``
+    * OutputTooLarge                    ``output_too_large``
+    * RecursionLimit                    ``recursion``
+    * BudgetExceeded                    ``budget_exceeded``
+  * IsolationError: the process wall (the jail, its workers, the wire to them)
+    * WorkerCrashed                     ``worker_crashed``
+    * ProtocolBroken                    ``protocol``
+    * IsolationUnavailable              ``isolation_unavailable``
+  * TransportError: a connection to the outside (a tool's HTTP request, a model API's stream)
+    * HttpDenied                        ``http_denied``
+    * HttpFailed                        ``http_error``
+    * StreamEnded                       ``stream_ended``
+  * SessionError: the session, its store and what it recorded
+    * UnknownOutcome                    ``unknown_outcome``
+    * Conflict                          ``conflict``
+    * StoreError                        ``store_error``
+  * SetupError: what a host sets a runtime up from cannot be used
+    * MissingExtra                      ``missing_extra`` (also an ``ImportError``)
+    * InvalidApp                        ``invalid_app``
+    * BadArchive                        ``bad_archive``
 """
 
 from __future__ import annotations
@@ -40,132 +75,62 @@ class ToolpenError(Exception):
         return data
 
 
-class InvalidSource(ToolpenError):
+class SourceError(ToolpenError):
+    """The family of a tool's code that cannot be used or does what the sandbox policy refuses."""
+
+
+class InvalidSource(SourceError):
     """The tool source cannot be used: unreadable, a syntax error, no entry function."""
 
     kind = "invalid_source"
 
 
-class PolicyViolation(ToolpenError):
+class PolicyViolation(SourceError):
     """The code does something the sandbox policy refuses (checked at compile or run time)."""
 
     kind = "policy"
 
 
-class InvalidArguments(ToolpenError):
+class ArgumentError(ToolpenError):
+    """The family of a call that names what is not there or passes arguments that do not fit."""
+
+
+class InvalidArguments(ArgumentError):
     """The arguments do not match the tool's schema."""
 
     kind = "invalid_arguments"
 
 
-class ToolFailed(ToolpenError):
-    """The tool's own code raised an exception."""
-
-    kind = "tool_error"
-
-
-class Timeout(ToolpenError):
-    """The call ran past its wall-clock or CPU deadline."""
-
-    kind = "timeout"
-
-
-class MemoryExceeded(ToolpenError):
-    """The worker ran out of its memory allowance."""
-
-    kind = "memory"
-
-
-class OutputTooLarge(ToolpenError):
-    """The captured output or the result is larger than its limit."""
-
-    kind = "output_too_large"
-
-
-class RecursionLimit(ToolpenError):
-    """The tool recursed deeper than its limit."""
-
-    kind = "recursion"
-
-
-class WorkerCrashed(ToolpenError):
-    """The worker process died without answering (a signal or a hard limit)."""
-
-    kind = "worker_crashed"
-
-
-class ProtocolBroken(ToolpenError):
-    """The worker sent what the wire does not allow (malformed, oversized or out of turn); it was killed."""
-
-    kind = "protocol"
-
-
-class InvalidState(ToolpenError):
-    """The tool stored a value in the session state that is not JSON."""
-
-    kind = "invalid_state"
-
-
-class NotFound(ToolpenError):
+class NotFound(ArgumentError):
     """A tool, session or call that does not exist."""
 
     kind = "not_found"
 
 
-class BudgetExceeded(ToolpenError):
-    """A per-call budget ran out: nested tool depth or count, HTTP requests."""
-
-    kind = "budget_exceeded"
+class ToolError(ToolpenError):
+    """The family of failures of the tool's own code."""
 
 
-class HttpDenied(ToolpenError):
-    """The egress policy refused an HTTP request before connecting."""
+class ToolFailed(ToolError):
+    """The tool's own code raised an exception."""
 
-    kind = "http_denied"
-
-
-class HttpFailed(ToolpenError):
-    """An HTTP request failed: connection, timeout, size cap or an error status."""
-
-    kind = "http_error"
+    kind = "tool_error"
 
 
-class UnknownOutcome(ToolpenError):
-    """An earlier run of this call started but stored no result; it is not run again."""
+class InvalidState(ToolError):
+    """The tool stored a value in the session state that is not JSON."""
 
-    kind = "unknown_outcome"
-
-
-class Conflict(ToolpenError):
-    """Another call changed shared state (``app:`` / ``user:`` keys) this call wrote without
-    holding their lock; nothing of this call was stored."""
-
-    kind = "conflict"
+    kind = "invalid_state"
 
 
-class IsolationUnavailable(ToolpenError):
-    """The machine lacks a wall of the process sandbox (the jail, seccomp); the message says how to get it."""
-
-    kind = "isolation_unavailable"
+class LimitExceeded(ToolpenError):
+    """The family of the limits and budgets that end a call (``Limits``, nested calls, locks)."""
 
 
-class MissingExtra(ToolpenError, ImportError):
-    """A feature needs an optional dependency group (``pip install 'toolpen[NAME]'``) that is not installed."""
+class Timeout(LimitExceeded):
+    """The call ran past its wall-clock or CPU deadline."""
 
-    kind = "missing_extra"
-
-
-class StoreError(ToolpenError):
-    """The session store failed (unreachable, refused, damaged); the message names the store,
-    never its password."""
-
-    kind = "store_error"
-
-
-class StreamEnded(ToolpenError):
-    """A model API's event stream kept ending before the session was idle or failed."""
-
-    kind = "stream_ended"
+    kind = "timeout"
 
 
 class Busy(Timeout):
@@ -175,13 +140,115 @@ class Busy(Timeout):
     kind = "busy"
 
 
-class InvalidApp(ToolpenError):
+class MemoryExceeded(LimitExceeded):
+    """The worker ran out of its memory allowance."""
+
+    kind = "memory"
+
+
+class OutputTooLarge(LimitExceeded):
+    """The captured output or the result is larger than its limit."""
+
+    kind = "output_too_large"
+
+
+class RecursionLimit(LimitExceeded):
+    """The tool recursed deeper than its limit."""
+
+    kind = "recursion"
+
+
+class BudgetExceeded(LimitExceeded):
+    """A per-call budget ran out: nested tool depth or count, HTTP requests."""
+
+    kind = "budget_exceeded"
+
+
+class IsolationError(ToolpenError):
+    """The family of the process wall: the jail the machine lacks, a worker that died or broke the wire."""
+
+
+class WorkerCrashed(IsolationError):
+    """The worker process died without answering (a signal or a hard limit)."""
+
+    kind = "worker_crashed"
+
+
+class ProtocolBroken(IsolationError):
+    """The worker sent what the wire does not allow (malformed, oversized or out of turn); it was killed."""
+
+    kind = "protocol"
+
+
+class IsolationUnavailable(IsolationError):
+    """The machine lacks a wall of the process sandbox (the jail, seccomp); the message says how to get it."""
+
+    kind = "isolation_unavailable"
+
+
+class TransportError(ToolpenError):
+    """The family of connections to the outside: a tool's HTTP requests, a model API's event stream."""
+
+
+class HttpDenied(TransportError):
+    """The egress policy refused an HTTP request before connecting."""
+
+    kind = "http_denied"
+
+
+class HttpFailed(TransportError):
+    """An HTTP request failed: connection, timeout, size cap or an error status."""
+
+    kind = "http_error"
+
+
+class StreamEnded(TransportError):
+    """A model API's event stream kept ending before the session was idle or failed."""
+
+    kind = "stream_ended"
+
+
+class SessionError(ToolpenError):
+    """The family of the session: its store, and what the store recorded of earlier calls."""
+
+
+class UnknownOutcome(SessionError):
+    """An earlier run of this call started but stored no result; it is not run again."""
+
+    kind = "unknown_outcome"
+
+
+class Conflict(SessionError):
+    """Another call changed shared state (``app:`` / ``user:`` keys) this call wrote without
+    holding their lock; nothing of this call was stored."""
+
+    kind = "conflict"
+
+
+class StoreError(SessionError):
+    """The session store failed (unreachable, refused, damaged); the message names the store,
+    never its password."""
+
+    kind = "store_error"
+
+
+class SetupError(ToolpenError):
+    """The family of what a host sets a runtime up from: optional dependencies, apps, archives."""
+
+
+class MissingExtra(SetupError, ImportError):
+    """A feature needs an optional dependency group (``pip install 'toolpen[NAME]'``) that is not installed."""
+
+    kind = "missing_extra"
+
+
+class InvalidApp(SetupError):
     """An exported agent application is malformed: the message names the file and the field."""
 
     kind = "invalid_app"
 
 
-class BadArchive(ToolpenError):
+class BadArchive(SetupError):
     """A zip archive that is refused: unsafe paths, links, too large, too many entries, unreadable."""
 
     kind = "bad_archive"
