@@ -19,6 +19,14 @@ if TYPE_CHECKING:
     from runtime.runtime import Runtime
 
 
+__all__ = [
+    "Definition",
+    "answer",
+    "call",
+    "definition",
+]
+
+
 @dataclass(frozen=True)
 class Definition:
     """What a framework needs to show a tool to its model."""

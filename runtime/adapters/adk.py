@@ -31,6 +31,12 @@ if TYPE_CHECKING:
     from runtime.runtime import Runtime
 
 
+__all__ = [
+    "SandboxedTool",
+    "adk_tools",
+]
+
+
 class SandboxedTool(BaseTool):
     """One registered tool as an ADK tool."""
 

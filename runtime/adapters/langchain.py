@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from runtime.runtime import Runtime
 
 
+__all__ = [
+    "session_from_config",
+    "structured_tool",
+    "structured_tools",
+]
+
+
 def session_from_config(config: RunnableConfig | None) -> str | None:
     """``config["configurable"]["session_id"]``, or None."""
     value = ((config or {}).get("configurable") or {}).get("session_id")

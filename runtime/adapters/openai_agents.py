@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from runtime.registry import Tool
     from runtime.runtime import Runtime
 
+__all__ = [
+    "SessionOf",
+    "function_tool",
+    "function_tools",
+    "session_from_context",
+]
+
 SessionOf = Callable[[Any], "str | None"]
 
 

@@ -35,6 +35,26 @@ if TYPE_CHECKING:
     from runtime.registry import Tool
     from runtime.runtime import Runtime
 
+__all__ = [
+    "MAX_REQUEST_BYTES",
+    "MAX_RESULT_BYTES",
+    "RESULT_LIMIT",
+    "adrive_session",
+    "agent_tools",
+    "ahandle_required_actions",
+    "asend_results",
+    "drive_session",
+    "function_tool",
+    "handle_required_actions",
+    "idempotency_key",
+    "result_batches",
+    "send_results",
+    "tool_result_event",
+    "tool_search",
+    "toolpen_call_id",
+    "user_message",
+]
+
 TOOL_RESULT = "agent.session.input.tool_result"
 MAX_RESULT_BYTES = 4_194_304
 MAX_REQUEST_BYTES = 4_194_304

@@ -33,6 +33,18 @@ if TYPE_CHECKING:
     from runtime.registry import Tool
     from runtime.runtime import Runtime
 
+__all__ = [
+    "DEFAULT_MAX_TURNS",
+    "ChatRun",
+    "ahandle_tool_calls",
+    "arun_chat",
+    "chat_tools",
+    "handle_tool_calls",
+    "run_chat",
+    "tool_definition",
+    "tool_search_definition",
+]
+
 DEFAULT_MAX_TURNS = 10
 
 

@@ -35,6 +35,16 @@ if TYPE_CHECKING:
     from runtime.registry import Tool
     from runtime.runtime import Runtime
 
+__all__ = [
+    "SESSION_HEADER",
+    "SESSION_KEY_META",
+    "build_server",
+    "http_app",
+    "mcp_tool",
+    "serve_http",
+    "serve_stdio",
+]
+
 SESSION_HEADER = "mcp-session-id"
 SESSION_KEY_META = "toolpen/session-key"
 """The ``_meta`` entry of a call that names its toolpen session (any transport, any protocol era)."""

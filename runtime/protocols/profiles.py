@@ -17,6 +17,16 @@ from typing import Any
 
 import yaml
 
+__all__ = [
+    "BUILTIN_PROFILES",
+    "DEFAULT_PROFILE",
+    "ModelProfile",
+    "ShapedRequest",
+    "load_profiles",
+    "profile_for",
+    "shape_request",
+]
+
 TOOLS_SYSTEM_PROMPT = (
     "You are a helpful assistant with access to the following functions. Use them if required:\n"
 )
