@@ -367,7 +367,7 @@ class WorkerPool:
         A source not warmed yet is warmed first (``warm``): a worker under the language wall
         imports nothing, so what the source needs must be in the zygote.
         """
-        walls = job.get("walls") or "all"
+        walls: WallsMode = job.get("walls") or "all"
         if (job["source"], walls) not in self._warm_sources:
             self.warm(job["source"], walls, recycle=False)
         with self._lock:

@@ -20,7 +20,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from runtime.app.loader import App
+from runtime.app.loader import App, AppAgent, AppGuardrail
 from runtime.ces_check import RESERVED_TOOL_NAMES, callback_return_warnings, is_state
 from runtime.check import check_source
 from runtime.openapi_toolset import OpenApiToolset
@@ -56,7 +56,8 @@ def code_files(app: App) -> Iterator[tuple[str, str]]:
         yield tool.code_path, tool.source
         if tool.fake_source is not None:
             yield tool.fake_path or tool.resource_path, tool.fake_source
-    for holder in [*app.agents.values(), *app.guardrails.values()]:
+    holders: list[AppAgent | AppGuardrail] = [*app.agents.values(), *app.guardrails.values()]
+    for holder in holders:
         for callback in holder.callbacks:
             yield callback.code_path, callback.source
 

@@ -3,7 +3,7 @@ the routing that answers them for unknown paths and methods too."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -45,7 +45,9 @@ def status_of(error: ToolpenError) -> int:
     return 500
 
 
-def error_response(status: int, error: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(
+    status: int, error: dict[str, Any], headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     """``{"error": error}`` with ``status``."""
     return JSONResponse({"error": error}, status_code=status, headers=headers)
 
@@ -68,6 +70,7 @@ async def http_error(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (no route, a method the route lacks) in the JSON error shape."""
     assert isinstance(error, HTTPException)
     if error.status_code == 405:
+        assert error.headers is not None  # starlette's 405 always says what is allowed
         message = f"{request.method} is not allowed on {request.url.path}; allowed: {error.headers['Allow']}"
     elif error.status_code == 404:
         message = f"no route {request.url.path} (see /openapi.json)"

@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
@@ -276,7 +276,7 @@ class PostgresStore(SqlStore):
             with self._errors(), conn.pipeline():
                 conn.execute("BEGIN")
                 taken = conn.execute(f"SELECT pg_try_advisory_xact_lock({_LOCK_KEY}) AS taken", key)
-            if taken.fetchone()["taken"]:
+            if cast(dict[str, Any], taken.fetchone())["taken"]:  # a SELECT of one value: one row
                 return True
             with self._errors():
                 conn.execute("ROLLBACK")

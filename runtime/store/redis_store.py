@@ -100,7 +100,7 @@ class RedisStore(Store):
 
     def _check_schema(self, migrate: bool) -> SchemaVersion:
         key = f"{self._prefix}:schema"
-        found = self._client.get(key)
+        found = cast(str | None, self._client.get(key))
         if found is None:  # empty, or written before versions were kept: version 1 either way
             written = bool(self._client.exists(self._sessions_key))
             self._client.set(key, SCHEMA_VERSION, nx=True)

@@ -21,6 +21,7 @@ removed meanwhile sees that the path no longer names it and locks the new one.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import itertools
 import json
@@ -233,7 +234,7 @@ class SqliteStore(SqlStore):
         while True:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
-                poll_lock(lambda fd=fd: _try_flock(fd), label, max(deadline - time.monotonic(), 0.0))
+                poll_lock(functools.partial(_try_flock, fd), label, max(deadline - time.monotonic(), 0.0))
             except BaseException:
                 os.close(fd)
                 raise

@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from runtime.parsing import parse_source
 from sandbox.bridges.proxies import Context, StatusError, Tools
@@ -31,7 +31,7 @@ from sandbox.language.pydantic_loader import load_pydantic
 from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 
 if TYPE_CHECKING:
-    from sandbox.bridges.ces_types import Event, Part
+    from sandbox.bridges.ces_types import CesModel, Event, Part
 
 MODEL_CLASS_NAMES = (
     "Blob",
@@ -79,7 +79,12 @@ def _ces_event(event: Any) -> Any:
     if isinstance(event, dict):
         actions = event.get("actions")
         delta = actions.get("state_delta") if isinstance(actions, dict) else None
-        if isinstance(delta, dict) and set(delta) <= {"set", "deleted"} and "set" in delta:
+        if (
+            isinstance(actions, dict)
+            and isinstance(delta, dict)
+            and set(delta) <= {"set", "deleted"}
+            and "set" in delta
+        ):
             flat = {**dict(delta.get("set") or {}), **dict.fromkeys(delta.get("deleted") or ())}
             event = {**event, "actions": {**actions, "state_delta": flat}}
     return _as_model("Event", event)
@@ -429,7 +434,7 @@ def _hook_value(name: str, value: Any) -> Any:
     return value
 
 
-def is_ces_model(value: object) -> bool:
+def is_ces_model(value: object) -> TypeGuard[CesModel]:
     """Whether ``value`` is an object of a CES class (never, where they are not loaded)."""
     types = sys.modules.get("sandbox.bridges.ces_types")
     return types is not None and isinstance(value, types.CesModel)

@@ -375,6 +375,6 @@ def install_forward_ref_hook() -> None:
         finally:
             self.__forward_code__, self.__forward_module__ = code, module
 
-    forward_ref.__init__ = checked_init  # type: ignore[method-assign]
-    forward_ref._evaluate = checked_evaluate  # type: ignore[attr-defined]
+    forward_ref.__init__ = checked_init  # type: ignore[method-assign]  # the hook is the point
+    forward_ref._evaluate = checked_evaluate  # type: ignore[method-assign]  # the hook is the point
     _hook_installed = True

@@ -291,7 +291,7 @@ def arm_checks(armed: bool = True) -> None:
 
 def checks_apply() -> bool:
     """True while tool code is on the stack, and in an armed process unless the zygote is importing a module."""
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         if frame.f_globals.get("__name__") == TOOL_MODULE_NAME:
             return True
@@ -324,7 +324,7 @@ def imports_checked() -> bool:
 
 def restricted_code_running() -> bool:
     """True where the language wall applies (``checks_apply``), unless a ``walls="process"`` tool is what runs."""
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         name = frame.f_globals.get("__name__")
         if name == TOOL_MODULE_NAME:
@@ -377,7 +377,7 @@ def refuse(message: str) -> NoReturn:
 
 def violation(message: str) -> PolicyViolation:
     """A ``PolicyViolation`` located at the innermost line of tool code on the stack."""
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") != TOOL_MODULE_NAME:
         frame = frame.f_back
     line = frame.f_lineno if frame is not None else None
@@ -695,6 +695,7 @@ class _CheckedPatternMeta(type):
 
     pattern_class: type
     positional: int
+    __match_args__: tuple[str, ...]
 
     def __instancecheck__(cls, instance: Any) -> bool:
         if not isinstance(instance, cls.pattern_class):
@@ -1284,13 +1285,13 @@ def _rule_for_class(cls: type) -> LibraryRule | None:
     return rule
 
 
-def _resolve_rule(obj: Any, rule: LibraryRule) -> LibraryRule | None:
+def _resolve_rule(obj: Any, rule: LibraryRule | None) -> LibraryRule | None:
     """The rule for ``obj``: its class's, a class's own when ``obj`` is one, the bound class's for ``super``."""
     if rule is _UNKNOWN:
         rule = _rule_for_class(type(obj))
     if rule is _CLASS:
         if isinstance(obj, super):
-            bound = obj.__self_class__ or obj.__thisclass__
+            bound = obj.__self_class__ or obj.__thisclass__  # type: ignore[attr-defined]  # not in typeshed's super
             rule = _rule_for_class(bound)
         else:
             rule = _rule_for_class(obj)
@@ -1318,7 +1319,7 @@ def allowlisted(
 
 
 def _class_name(obj: Any) -> str:
-    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)
+    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)  # type: ignore[attr-defined]  # not in typeshed's super
     return str(type.__dict__["__name__"].__get__(kind))
 
 

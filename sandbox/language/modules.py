@@ -14,7 +14,7 @@ import importlib
 import importlib.util
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from sandbox.common.errors import PolicyViolation
@@ -349,7 +349,7 @@ _LEFT_OUT: dict[str, dict[str, str]] = {
         "register_namespace": f"{_STATE} (the namespace prefixes)",
     },
 }
-_REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
+_REPLACED: dict[str, Mapping[str, object]] = {  # functions, and the sys streams
     "operator": {"attrgetter": guards.attrgetter, "methodcaller": guards.methodcaller},
     # the real ones copy and write attributes named by strings, module globals included
     "functools": {

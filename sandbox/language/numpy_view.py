@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import types
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from sandbox.language import bufferless, guards
 from sandbox.process.plain import ONE_THREAD
@@ -219,7 +219,7 @@ def checked(function: Callable[..., Any], name: str | None = None) -> Callable[.
         _no_object_arguments(kwargs.values())
         return no_object_arrays(function(*args, **kwargs))
 
-    call.__name__ = call.__qualname__ = name or getattr(function, "__name__", "function")
+    call.__name__ = call.__qualname__ = cast(str, name or getattr(function, "__name__", "function"))
     call.__doc__ = getattr(function, "__doc__", None)
     return call
 
@@ -375,7 +375,7 @@ def _numpy_names(names: frozenset[str], object_names: frozenset[str] | None = No
 
 
 def _class_name(obj: Any) -> str:
-    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)
+    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)  # type: ignore[attr-defined]  # not in typeshed's super
     return f"numpy.{type.__dict__['__name__'].__get__(kind)}"
 
 
@@ -418,8 +418,9 @@ def _numpy_rule(cls: type) -> guards.LibraryRule | None:
     for base, rule in _RULES.items():
         if issubclass(cls, base):
             return rule
-    if issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple):  # linalg's results
-        return _numpy_names(frozenset(cls._fields) | {"count", "index"})
+    fields = getattr(cls, "_fields", None) if issubclass(cls, tuple) else None
+    if isinstance(fields, tuple):  # linalg's results
+        return _numpy_names(frozenset(fields) | {"count", "index"})
     return _NOTHING
 
 

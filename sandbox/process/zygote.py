@@ -155,6 +155,7 @@ class Zygote:
         pid = self.workers.pop(pidfd)
         del self.pidfds[pid]
         ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
+        assert ended is not None  # None only with WNOHANG
         os.close(pidfd)
         code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
         if pid in self.retired:
