@@ -44,8 +44,8 @@ from sandbox.common.errors import (
     ToolpenError,
 )
 from sandbox.common.limits import Limits, MiB
+from sandbox.language.arming import arm_checks, end_import_exemption
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
-from sandbox.language.guards import arm_checks, end_import_exemption
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals

@@ -41,7 +41,7 @@ import sys
 from socket import SCM_RIGHTS, SOL_SOCKET
 from typing import Any
 
-from sandbox.language.modules import ALLOWED_MODULES
+from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote

@@ -150,7 +150,7 @@ import resource, sys
 
 
 def witness() -> dict:
-    from sandbox.language import guards, modules, namespace
+    from sandbox.language import classes, modules, namespace
     from sandbox.process import worker
     rehearsal = vars(sys.modules["toolpen_tool"])["_print_"]()._output.limit  # 0: the zygote's, no prepare here
     shared = namespace._SHARED_BUILTINS
@@ -161,7 +161,7 @@ def witness() -> dict:
     return {
         "prepared": rehearsal != 0,
         "shared_is_safe": shared == dict(namespace.SAFE_BUILTINS) and shared["__import__"] is modules.import_view
-        and shared["type"] is guards.GuardedType and "eval" not in shared and "open" not in shared,
+        and shared["type"] is classes.GuardedType and "eval" not in shared and "open" not in shared,
         "preparation": worker.decode(worker.PREPARATION_FRAME) == worker.PREPARATION,
         "limits": limits,
     }
