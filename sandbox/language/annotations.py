@@ -377,5 +377,5 @@ def install_forward_ref_hook() -> None:
             self.__forward_code__, self.__forward_module__ = code, module
 
     forward_ref.__init__ = checked_init  # type: ignore[method-assign]
-    forward_ref._evaluate = checked_evaluate  # type: ignore[attr-defined]
+    forward_ref._evaluate = checked_evaluate  # type: ignore[method-assign]
     _hook_installed = True

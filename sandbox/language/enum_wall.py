@@ -62,7 +62,7 @@ def install_enum_hook() -> None:
     global _hook_installed
     if _hook_installed:
         return
-    original = enum.EnumType._create_
+    original = enum.EnumType._create_  # type: ignore[attr-defined]  # typeshed does not declare it
 
     def checked_create(
         cls: Any, class_name: str, names: Any, *, module: Any = None, qualname: Any = None, **kwargs: Any
@@ -80,5 +80,5 @@ def install_enum_hook() -> None:
             check_tool_class(created, class_name)
         return created
 
-    enum.EnumType._create_ = checked_create  # type: ignore[method-assign]
+    enum.EnumType._create_ = checked_create  # type: ignore[attr-defined]
     _hook_installed = True

@@ -346,6 +346,7 @@ class _CheckedPatternMeta(type):
 
     pattern_class: type
     positional: int
+    __match_args__: tuple[str, ...]
 
     def __instancecheck__(cls, instance: Any) -> bool:
         if not isinstance(instance, cls.pattern_class):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import importlib.util
 import types
-from collections.abc import Callable
 from typing import Any
 
 from sandbox.language import replacements, streams
@@ -348,7 +347,7 @@ LEFT_OUT: dict[str, dict[str, str]] = {
         "register_namespace": f"{_STATE} (the namespace prefixes)",
     },
 }
-REPLACED: dict[str, dict[str, Callable[..., Any]]] = {
+REPLACED: dict[str, dict[str, Any]] = {
     "operator": {"attrgetter": replacements.attrgetter, "methodcaller": replacements.methodcaller},
     # the real ones copy and write attributes named by strings, module globals included
     "functools": {

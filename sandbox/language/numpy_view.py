@@ -223,7 +223,8 @@ def checked(function: Callable[..., Any], name: str | None = None) -> Callable[.
         _no_object_arguments(kwargs.values())
         return no_object_arrays(function(*args, **kwargs))
 
-    call.__name__ = call.__qualname__ = name or getattr(function, "__name__", "function")
+    label: Any = name or getattr(function, "__name__", "function")
+    call.__name__ = call.__qualname__ = label
     call.__doc__ = getattr(function, "__doc__", None)
     return call
 
@@ -379,7 +380,8 @@ def _numpy_names(names: frozenset[str], object_names: frozenset[str] | None = No
 
 
 def _class_name(obj: Any) -> str:
-    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)
+    view: Any = obj  # typeshed's super has no __self_class__
+    kind = obj if isinstance(obj, type) else view.__self_class__ if isinstance(obj, super) else type(obj)
     return f"numpy.{type.__dict__['__name__'].__get__(kind)}"
 
 
@@ -422,8 +424,10 @@ def _numpy_rule(cls: type) -> LibraryRule | None:
     for base, rule in _RULES.items():
         if issubclass(cls, base):
             return rule
-    if issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple):  # linalg's results
-        return _numpy_names(frozenset(cls._fields) | {"count", "index"})
+    if issubclass(cls, tuple):  # linalg's results
+        fields = getattr(cls, "_fields", None)
+        if isinstance(fields, tuple):
+            return _numpy_names(frozenset(fields) | {"count", "index"})
     return _NOTHING
 
 

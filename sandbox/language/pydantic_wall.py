@@ -101,7 +101,7 @@ def check_core_schema(schema: Any) -> None:
         if issubclass(type(node), dict):
             kind = dict.get(node, "type")
             kind = kind if type(kind) is str else None
-            fields = dict.get(node, "fields")
+            fields: Any = dict.get(node, "fields")
             if kind in _FIELD_HOLDERS and issubclass(type(fields), dict):
                 for name in list(dict.__iter__(fields)):
                     _check_field_name(name)
@@ -159,7 +159,7 @@ def install_pydantic_hook() -> None:
     # create_schema_validator and PluggableSchemaValidator look the name up in their module at call time.
     _schema_validator.SchemaValidator = checked_schema_validator  # type: ignore[misc,assignment]
     for name in _SERIALIZER_MODULES:  # likewise where pydantic builds serializers
-        importlib.import_module(name).SchemaSerializer = checked_schema_serializer
+        importlib.import_module(name).SchemaSerializer = checked_schema_serializer  # type: ignore[attr-defined]
     for kind in (pydantic_core.SchemaValidator, pydantic_core.SchemaSerializer):
         copy._copy_dispatch[kind] = copy._copy_immutable  # type: ignore[attr-defined]
         copy._deepcopy_dispatch[kind] = copy._deepcopy_atomic  # type: ignore[attr-defined]

@@ -32,6 +32,7 @@ class CallStream:
     """A write-only text stream into the current call's log."""
 
     __slots__ = ("name",)
+    name: str
     encoding = "utf-8"
     errors = "strict"
 
