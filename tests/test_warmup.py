@@ -21,8 +21,8 @@ from runtime import Runtime
 from runtime.pool import WorkerPool
 from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.common.limits import Limits
-from sandbox.language.modules import ALLOWED_MODULES
-from sandbox.process.rehearsals import STANDARD_LIBRARY
+from sandbox.language.module_allowlist import ALLOWED_MODULES
+from sandbox.process.warm_tools import STANDARD_LIBRARY
 from sandbox.process.warmup import modules_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython
 
@@ -385,7 +385,7 @@ def test_strptime_on_a_datetime_a_tool_did_not_import_datetime_for_gets_what_cpy
 
 
 EVERY_REHEARSAL = """
-from sandbox.language.modules import ALLOWED_MODULES
+from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.warmup import _load, modules_needed, preload
 

@@ -4,7 +4,7 @@ Every module a worker imported itself would be files read and code run per call.
 loads each module a registered tool's source imports (``modules_needed``; ``preload_for``, when
 the pool warms the tool): it imports the module, builds its view, imports what C code of it
 imports lazily (``_strptime`` under ``datetime.strptime``), loads the common time zones for
-``zoneinfo``, and runs a tool that uses it once (``rehearsals``), which makes its lazy imports
+``zoneinfo``, and runs a tool that uses it once (``warm_tools``), which makes its lazy imports
 inside functions (``heapq`` under ``Counter.most_common``) happen here too. What every tool may
 use without an import (the codecs ``str.encode`` finds, classes, ``match``, formatting) is loaded
 and rehearsed when the zygote starts (``preload``).
@@ -31,9 +31,10 @@ import importlib
 from runtime.parsing import parse_source
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.common.errors import InvalidSource
-from sandbox.language.modules import ALLOWED_MODULES, module_view
+from sandbox.language.module_allowlist import ALLOWED_MODULES
+from sandbox.language.modules import module_view
 from sandbox.process.forking import reseed
-from sandbox.process.rehearsals import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
+from sandbox.process.warm_tools import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
 from sandbox.process.worker import PREPARATION_FRAME, rehearse
 from sandbox.wire import decode, encode
 
@@ -100,7 +101,7 @@ COMMON_TIME_ZONES = (
 _loaded_zones: list[object] = []
 
 LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf", "pydantic": "pydantic"}
-"""The top-level package of a library's modules -> the library (``rehearsals.LIBRARIES``), loaded as one."""
+"""The top-level package of a library's modules -> the library (``warm_tools.LIBRARIES``), loaded as one."""
 PYDANTIC_TRIGGERS = frozenset(
     {
         "user_content",
@@ -122,7 +123,7 @@ SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after i
 
 
 def preload() -> None:
-    """Load what any tool may use without an import (the codecs), and run once a tool using it (``rehearsals.CORE``)."""
+    """Load what any tool may use without an import (the codecs), and run once a tool using it (``warm_tools.CORE``)."""
     for name in CODECS:
         importlib.import_module(name)
     rehearse(job(CORE))
@@ -175,9 +176,9 @@ def _load(name: str) -> None:
         importlib.import_module(companion)
     if name == "zoneinfo":
         _load_common_time_zones()
-    rehearsal = LIBRARIES.get(name) or STANDARD_LIBRARY.get(name)
-    if rehearsal:
-        rehearse(job(rehearsal))
+    tool = LIBRARIES.get(name) or STANDARD_LIBRARY.get(name)
+    if tool:
+        rehearse(job(tool))
 
 
 def _load_common_time_zones() -> None:
