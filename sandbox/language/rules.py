@@ -6,8 +6,9 @@ guards (``guards.py``) where only the running program does; the annotation check
 and Enum hooks and the library views hold the names they meet to the same ``is_allowed_attribute``.
 So a rule changes in one place, and a reviewer reads the whole name policy in one file. What
 belongs to the tool is decided by one fact CPython keeps for us: ``__module__`` in a class's own
-namespace (``is_tool_class``), which tool code cannot set (``functools.wraps`` here copies no
-``__module__``). A refusal is always a ``PolicyViolation`` located at the tool's line (``refuse``).
+namespace (``is_tool_class``), which tool code cannot set (the ``functools.wraps`` of
+``replacements.py`` copies no ``__module__``). A refusal is always a ``PolicyViolation`` located at
+the tool's line (``refuse``).
 """
 
 from __future__ import annotations
