@@ -11,7 +11,7 @@ and of the workers (from the fork to their exit: the zygote's reaped children in
 ``ces`` extra), which the zygote then loads.
 
 ``--floor`` measures what no change to the worker can remove: this process warms itself as the
-zygote does (same imports, same rehearsals; with ``--libraries``, numpy's and protobuf's too),
+zygote does (same imports, same warm-up tools; with ``--libraries``, numpy's and protobuf's too),
 then forks children that exit at once, and children that run the idle worker's no-op call first
 (``worker.prepare``'s path) and exit.
 """
@@ -88,14 +88,14 @@ def floor(count: int, *, libraries: bool) -> None:
     """Fork and exit of a process warmed as the zygote is, with and without the idle worker's no-op call."""
     from sandbox.bridges.proxies import RpcClient
     from sandbox.language.namespace import install_process_hooks
-    from sandbox.process.warmup import preload, preload_for, rehearse_preparation, settle
-    from sandbox.process.worker import prepare, rehearse
+    from sandbox.process.warmup import preload, preload_for, settle, warm_up_preparation
+    from sandbox.process.worker import prepare, run_warm_up
 
     install_process_hooks()
     preload()
     install_process_hooks(worker=True)
-    rehearse()
-    rehearse_preparation()
+    run_warm_up()
+    warm_up_preparation()
     if libraries:
         preload_for(LIBRARIES)
     settle()

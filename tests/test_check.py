@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from runtime.check import check_source
-from sandbox.language.modules import ALLOWED_MODULES
+from sandbox.language.module_allowlist import ALLOWED_MODULES
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 

@@ -1,6 +1,6 @@
 """After the zygote's warm-up a worker imports nothing and reads no code from disk.
 
-The zygote's preparation (``install_process_hooks``, ``warmup.preload``, ``rehearse``) and its
+The zygote's preparation (``install_process_hooks``, ``warmup.preload``, ``run_warm_up``) and its
 warm-up of each tool of the compatibility corpus (``warmup.preload_for``: numpy and
 protobuf for the tools importing them) run in a fresh interpreter; then every tool runs there as
 a worker runs it, under an audit hook that records each module import and each file opened
@@ -21,8 +21,8 @@ from runtime import Runtime
 from runtime.pool import WorkerPool
 from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.common.limits import Limits
-from sandbox.language.modules import ALLOWED_MODULES
-from sandbox.process.rehearsals import STANDARD_LIBRARY
+from sandbox.language.module_allowlist import ALLOWED_MODULES
+from sandbox.process.warm_tools import STANDARD_LIBRARY
 from sandbox.process.warmup import modules_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython
 
@@ -30,12 +30,12 @@ SCRIPT = """
 import json, sys
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.warmup import preload, preload_for
-from sandbox.process.worker import rehearse
+from sandbox.process.worker import run_warm_up
 
 jobs = json.loads(sys.stdin.read())
 install_process_hooks()
 preload()
-rehearse()
+run_warm_up()
 core = sorted(name for name in sys.modules if name.partition(".")[0] in ("numpy", "pydantic", "pydantic_core")
               or name.startswith("google.protobuf"))
 for job in jobs:
@@ -51,7 +51,7 @@ sys.addaudithook(audit)
 failed = []
 for job in jobs:
     try:
-        rehearse(job)
+        run_warm_up(job)
     except Exception as error:
         failed.append(f"{job['entry']}: {type(error).__name__}: {error}")
 print(json.dumps({"new_modules": sorted(set(sys.modules) - before), "seen": seen, "failed": failed, "core": core}))
@@ -384,8 +384,8 @@ def test_strptime_on_a_datetime_a_tool_did_not_import_datetime_for_gets_what_cpy
             assert result.output == ["2024-01-02T03:04:05+00:00", "2024-02-03T00:00:00"]
 
 
-EVERY_REHEARSAL = """
-from sandbox.language.modules import ALLOWED_MODULES
+EVERY_WARM_UP = """
+from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.warmup import _load, modules_needed, preload
 
@@ -399,11 +399,9 @@ print(len(needed))
 """
 
 
-def test_every_module_a_tool_may_import_loads_and_rehearses_under_the_checks() -> None:
-    # preload_for goes on past a module that fails to load (its calls fail): a rehearsal that broke
+def test_every_module_a_tool_may_import_loads_and_warms_up_under_the_checks() -> None:
+    # preload_for goes on past a module that fails to load (its calls fail): a warm-up tool that broke
     # would only make that module's calls slower, so each is run here, where a failure shows
-    done = subprocess.run(
-        [sys.executable, "-c", EVERY_REHEARSAL], capture_output=True, text=True, timeout=120
-    )
+    done = subprocess.run([sys.executable, "-c", EVERY_WARM_UP], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) >= len(STANDARD_LIBRARY)

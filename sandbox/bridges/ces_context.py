@@ -331,7 +331,7 @@ def settle(async_tools: AsyncTools) -> None:
 
 
 def run_at_start(rpc: Rpc) -> StartRpc:
-    """``start`` where no host answers concurrently (the rehearsal): the call runs when started,
+    """``start`` where no host answers concurrently (a warm-up run): the call runs when started,
     and its failure is raised when its result is asked for."""
 
     def start(target: str, method: str, params: dict[str, Any]) -> Callable[[], Any]:

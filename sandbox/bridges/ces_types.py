@@ -26,7 +26,7 @@ from pydantic.alias_generators import to_camel
 
 from sandbox.bridges.ces_context import MODEL_CLASS_NAMES
 from sandbox.bridges.proxies import StatusError
-from sandbox.language.guards import is_allowed_attribute
+from sandbox.language.rules import is_allowed_attribute
 
 
 def declared_field(cls: type[BaseModel], key: object) -> str | None:

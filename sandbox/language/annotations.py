@@ -22,7 +22,8 @@ from typing import Any
 
 from runtime.parsing import parse_expression
 from sandbox.common.errors import InvalidSource
-from sandbox.language.guards import TOOL_MODULE_NAME, checks_apply, exact_str, is_allowed_attribute, refuse
+from sandbox.language.arming import checks_apply
+from sandbox.language.rules import TOOL_MODULE_NAME, exact_str, is_allowed_attribute, refuse
 
 Problem = tuple[ast.AST, str]
 
@@ -336,7 +337,7 @@ def install_forward_ref_hook() -> None:
     Construction copies the string to an exact ``str`` and checks it. Evaluation (what
     ``get_type_hints``, ``typing._eval_type`` and pydantic all end in) runs code compiled here from
     the checked string, with a fresh ``{"__builtins__": {}}`` as globals and a ``CheckedNamespace``
-    over the caller's namespaces as locals. In a worker this holds always (``guards.arm_checks``),
+    over the caller's namespaces as locals. In a worker this holds always (``arming.arm_checks``),
     elsewhere while tool code is on the stack. Idempotent.
     """
     global _hook_installed
@@ -375,6 +376,6 @@ def install_forward_ref_hook() -> None:
         finally:
             self.__forward_code__, self.__forward_module__ = code, module
 
-    forward_ref.__init__ = checked_init  # type: ignore[method-assign]  # the hook is the point
-    forward_ref._evaluate = checked_evaluate  # type: ignore[method-assign]  # the hook is the point
+    forward_ref.__init__ = checked_init  # type: ignore[method-assign]
+    forward_ref._evaluate = checked_evaluate  # type: ignore[method-assign]
     _hook_installed = True

@@ -5,7 +5,7 @@ code may not define, and ``module=`` makes the class claim another module (whose
 ``typing.get_type_hints`` would then evaluate annotations in). ``install_enum_hook`` makes the
 functional API refuse both (always in a worker, elsewhere while tool code is on the stack), on
 one copy of the names it reads once; host code outside a worker keeps the API as it is. The class
-it makes is checked as a class statement's (``guards.check_tool_class``): ``type=np.float64``
+it makes is checked as a class statement's (``classes.check_tool_class``): ``type=np.float64``
 would derive it from a library class past that library's attribute allowlist.
 """
 
@@ -15,7 +15,9 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.language.guards import check_tool_class, checks_apply, exact_str, is_allowed_attribute, refuse
+from sandbox.language.arming import checks_apply
+from sandbox.language.classes import check_tool_class
+from sandbox.language.rules import exact_str, is_allowed_attribute, refuse
 
 _hook_installed = False
 
@@ -60,7 +62,7 @@ def install_enum_hook() -> None:
     global _hook_installed
     if _hook_installed:
         return
-    original = enum.EnumType._create_  # type: ignore[attr-defined]  # private: not in typeshed
+    original = enum.EnumType._create_  # type: ignore[attr-defined]  # typeshed does not declare it
 
     def checked_create(
         cls: Any, class_name: str, names: Any, *, module: Any = None, qualname: Any = None, **kwargs: Any
@@ -78,5 +80,5 @@ def install_enum_hook() -> None:
             check_tool_class(created, class_name)
         return created
 
-    enum.EnumType._create_ = checked_create  # type: ignore[attr-defined]  # private: not in typeshed
+    enum.EnumType._create_ = checked_create  # type: ignore[attr-defined]
     _hook_installed = True

@@ -11,10 +11,14 @@ from typing import Any
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 
 from sandbox.common.errors import PolicyViolation
-from sandbox.language import guards, pydantic_loader, streams
+from sandbox.language import arming, guards, pydantic_loader, streams
 from sandbox.language.annotations import install_forward_ref_hook
+from sandbox.language.array_interface import close_array_interface
+from sandbox.language.classes import GuardedType, guarded_build_class
+from sandbox.language.copy_protocol import close_copied_specials, close_copy_reconstruct
 from sandbox.language.enum_wall import install_enum_hook
 from sandbox.language.modules import import_view
+from sandbox.language.rules import TOOL_MODULE_NAME
 
 _PLAIN_BUILTINS = [
     "None",
@@ -91,10 +95,10 @@ _GUARDED_BUILTINS: dict[str, Any] = {
     "setattr": guards.guarded_setattr,
     "delattr": guards.guarded_delattr,
     "dir": guards.guarded_dir,
-    "type": guards.GuardedType,
+    "type": GuardedType,
     "vars": guards.guarded_vars,
     "__import__": import_view,
-    "__build_class__": guards.guarded_build_class,
+    "__build_class__": guarded_build_class,
 }
 SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
     {name: getattr(builtins, name) for name in (*_PLAIN_BUILTINS, *_EXCEPTIONS)} | _GUARDED_BUILTINS
@@ -199,7 +203,7 @@ def build_globals(
     for name in injected:
         if name.startswith("_"):
             raise PolicyViolation(f"injected name {name!r} may not start with '_'")
-    module = types.ModuleType(guards.TOOL_MODULE_NAME)
+    module = types.ModuleType(TOOL_MODULE_NAME)
     namespace = vars(module)
     printer = _Printer(output)
     streams.route(output)  # the sys view's stdout and stderr
@@ -207,7 +211,7 @@ def build_globals(
     namespace["__builtins__"] = _SHARED_BUILTINS if single_use else dict(SAFE_BUILTINS)
     namespace["_print_"] = lambda _getattr=None: printer
     namespace.update(injected)
-    sys.modules[guards.TOOL_MODULE_NAME] = module
+    sys.modules[TOOL_MODULE_NAME] = module
     return namespace
 
 
@@ -216,14 +220,14 @@ def install_process_hooks(*, worker: bool = False) -> None:
     and pydantic's once it loads (``pydantic_loader``). Idempotent.
 
     In a ``worker`` (a zygote and what it forks) the hooks' checks then apply to everything the
-    process does, not only while tool code is on the stack (``guards.arm_checks``).
+    process does, not only while tool code is on the stack (``arming.arm_checks``).
     """
     if worker:
-        guards.arm_checks()
-    guards.close_array_interface(enum.Enum)  # its members hold tool values
-    guards.close_copied_specials()
-    guards.close_copy_reconstruct()
+        arming.arm_checks()
+    close_array_interface(enum.Enum)  # its members hold tool values
+    close_copied_specials()
+    close_copy_reconstruct()
     install_forward_ref_hook()
     install_enum_hook()
-    guards.install_code_hook()
+    arming.install_code_hook()
     pydantic_loader.enable()

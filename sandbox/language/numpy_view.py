@@ -10,7 +10,7 @@ there is closed here or in the guards:
   no legacy ``np.random.seed``/``rand`` (one global generator, the same in every forked worker),
   no ``frompyfunc`` (object arrays);
 - attributes of numpy's objects (arrays, scalars, dtypes, generators, ufuncs, ...) are read
-  through an allowlist per class (``guards.LibraryRule``): no ``tofile``/``dump``/``dumps``,
+  through an allowlist per class (``library_rules.LibraryRule``): no ``tofile``/``dump``/``dumps``,
   ``ctypes``, ``data``, ``base``, ``getfield``/``setfield``, ``bit_generator``; every method comes
   back wrapped so that its result is checked;
 - object arrays (``dtype=object``, and ``StringDType``, whose memory holds pointers) are refused
@@ -22,8 +22,8 @@ there is closed here or in the guards:
   its buffer: arrays and void scalars holding object pointers are gated (``bufferless``);
 - ``np.ndarray`` and ``type(arr)`` are a stand-in that answers ``isinstance`` but cannot be
   called (the real constructor builds an array over any buffer) nor subclassed;
-- numpy reads ``__array_interface__`` from any object it is given: the guards make the tool's
-  own classes (and pydantic models, enums) answer None (``guards.close_array_interface``).
+- numpy reads ``__array_interface__`` from any object it is given: every class the tool makes
+  (and pydantic models, enums) answers None (``array_interface.close_array_interface``).
 """
 
 from __future__ import annotations
@@ -31,9 +31,13 @@ from __future__ import annotations
 import os
 import types
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any
 
-from sandbox.language import bufferless, guards
+from sandbox.language import bufferless
+from sandbox.language.arming import on_arming
+from sandbox.language.guards import guarded_getattr
+from sandbox.language.library_rules import TYPE_STAND_INS, LibraryRule, register_library_types
+from sandbox.language.rules import refuse, violation
 from sandbox.process.plain import ONE_THREAD
 
 for _key, _value in ONE_THREAD.items():  # numpy's BLAS would start threads when imported
@@ -197,18 +201,18 @@ def _holds_pointers(value: Any) -> bool:
 def no_object_arrays(result: Any) -> Any:
     """``result`` unless it is (or a tuple or list directly holds) an object array."""
     if _holds_pointers(result):
-        guards.refuse(OBJECT_ARRAYS)
+        refuse(OBJECT_ARRAYS)
     if type(result) in (tuple, list) or (isinstance(result, tuple) and hasattr(result, "_fields")):
         for item in result:
             if _holds_pointers(item):
-                guards.refuse(OBJECT_ARRAYS)
+                refuse(OBJECT_ARRAYS)
     return result
 
 
 def _no_object_arguments(values: Iterable[Any]) -> None:
     for value in values:
         if _holds_pointers(value):
-            guards.refuse(OBJECT_ARRAYS)
+            refuse(OBJECT_ARRAYS)
 
 
 def checked(function: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
@@ -219,7 +223,8 @@ def checked(function: Callable[..., Any], name: str | None = None) -> Callable[.
         _no_object_arguments(kwargs.values())
         return no_object_arrays(function(*args, **kwargs))
 
-    call.__name__ = call.__qualname__ = cast(str, name or getattr(function, "__name__", "function"))
+    label: Any = name or getattr(function, "__name__", "function")
+    call.__name__ = call.__qualname__ = label
     call.__doc__ = getattr(function, "__doc__", None)
     return call
 
@@ -241,7 +246,7 @@ class Ufunc:
 
     def __init__(self, ufunc: np.ufunc) -> None:
         if not isinstance(ufunc, np.ufunc):
-            guards.refuse("ufunc wraps numpy's universal functions only")
+            refuse("ufunc wraps numpy's universal functions only")
         object.__setattr__(self, "_ufunc", ufunc)
         object.__setattr__(self, "_call", checked(ufunc))
 
@@ -251,7 +256,7 @@ class Ufunc:
     def __getattr__(self, name: str) -> Any:
         if name in ("__name__", "__qualname__", "__doc__"):
             return getattr(self._ufunc, name)
-        return guards.guarded_getattr(self._ufunc, name)
+        return guarded_getattr(self._ufunc, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a ufunc is read-only")
@@ -267,7 +272,7 @@ class _ArrayTypeMeta(type):
     """``np.ndarray`` for tool code: ``isinstance``/``issubclass`` as the real class, no constructor."""
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        guards.refuse(
+        refuse(
             "numpy.ndarray(...) builds an array over any buffer; use np.array, np.zeros, np.empty or np.frombuffer"
         )
 
@@ -362,20 +367,21 @@ def _method_results_checked(value: Any) -> Any:
     return no_object_arrays(value)
 
 
-def _numpy_names(names: frozenset[str], object_names: frozenset[str] | None = None) -> guards.LibraryRule:
+def _numpy_names(names: frozenset[str], object_names: frozenset[str] | None = None) -> LibraryRule:
     def attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         if name not in names:
             reason = CLOSED_REASONS.get(name, "it is not on toolpen's list of numpy's names")
-            guards.refuse(f"numpy: {name!r} of {_class_name(obj)} is not available in toolpen: {reason}")
+            refuse(f"numpy: {name!r} of {_class_name(obj)} is not available in toolpen: {reason}")
         if object_names is not None and _holds_pointers(obj) and name not in object_names:
-            guards.refuse(OBJECT_ARRAYS + f" ({name!r} is not available on one)")
+            refuse(OBJECT_ARRAYS + f" ({name!r} is not available on one)")
         return _method_results_checked(getattr(obj, name, *default))
 
-    return guards.LibraryRule(attribute)
+    return LibraryRule(attribute)
 
 
 def _class_name(obj: Any) -> str:
-    kind = obj if isinstance(obj, type) else obj.__self_class__ if isinstance(obj, super) else type(obj)  # type: ignore[attr-defined]  # not in typeshed's super
+    view: Any = obj  # typeshed's super has no __self_class__
+    kind = obj if isinstance(obj, type) else view.__self_class__ if isinstance(obj, super) else type(obj)
     return f"numpy.{type.__dict__['__name__'].__get__(kind)}"
 
 
@@ -388,12 +394,12 @@ def _dtype_attribute(dtype: Any, name: str, default: tuple[Any, ...]) -> Any:
     if (
         name == "type" and isinstance(dtype, np.dtype) and dtype.hasobject
     ):  # np.object_([...]) is an object array
-        guards.refuse(OBJECT_ARRAYS + " (the scalar type of an object dtype builds one)")
+        refuse(OBJECT_ARRAYS + " (the scalar type of an object dtype builds one)")
     return _DTYPE.attribute(dtype, name, default)
 
 
-_RULES: dict[type, guards.LibraryRule] = {
-    np.dtype: guards.LibraryRule(_dtype_attribute),
+_RULES: dict[type, LibraryRule] = {
+    np.dtype: LibraryRule(_dtype_attribute),
     np.ufunc: _numpy_names(UFUNC_NAMES),
     np.random.Generator: _numpy_names(GENERATOR_NAMES),
     type(np.empty(0).flags): _numpy_names(FLAGS_NAMES),
@@ -404,7 +410,7 @@ _RULES: dict[type, guards.LibraryRule] = {
 _NOTHING = _numpy_names(frozenset())
 
 
-def _numpy_rule(cls: type) -> guards.LibraryRule | None:
+def _numpy_rule(cls: type) -> LibraryRule | None:
     """numpy's classes (and ctypes', which only numpy hands out): the allowlist of each."""
     module = str(type.__dict__["__module__"].__get__(cls))
     if module in ("ctypes", "_ctypes"):
@@ -418,18 +424,19 @@ def _numpy_rule(cls: type) -> guards.LibraryRule | None:
     for base, rule in _RULES.items():
         if issubclass(cls, base):
             return rule
-    fields = getattr(cls, "_fields", None) if issubclass(cls, tuple) else None
-    if isinstance(fields, tuple):  # linalg's results
-        return _numpy_names(frozenset(fields) | {"count", "index"})
+    if issubclass(cls, tuple):  # linalg's results
+        fields = getattr(cls, "_fields", None)
+        if isinstance(fields, tuple):
+            return _numpy_names(frozenset(fields) | {"count", "index"})
     return _NOTHING
 
 
-guards.register_library_types(_numpy_rule)
-guards.TYPE_STAND_INS[np.ndarray] = ArrayType
+register_library_types(_numpy_rule)
+TYPE_STAND_INS[np.ndarray] = ArrayType
 
 
 def _pointers_in(value: Any) -> BaseException | None:
-    return guards.violation(OBJECT_ARRAYS) if _holds_pointers(value) else None
+    return violation(OBJECT_ARRAYS) if _holds_pointers(value) else None
 
 
 def _gate_buffers(armed: bool) -> None:
@@ -440,7 +447,7 @@ def _gate_buffers(armed: bool) -> None:
         bufferless.reopen()
 
 
-guards.on_arming(_gate_buffers)
+on_arming(_gate_buffers)
 
 
 def _members(module: Any, names: Iterable[str]) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from typing import Any, TypeVar, cast
 from RestrictedPython.transformer import IOPERATOR_TO_STR, RestrictingNodeTransformer
 
 from sandbox.language.annotations import annotation_problems
-from sandbox.language.guards import (
+from sandbox.language.modules import import_refusal, is_allowed_module, left_out_reason
+from sandbox.language.rules import (
     ALLOWED_DUNDER_METHODS,
     BLOCKED_ATTRIBUTES,
     FORMAT_METHODS,
@@ -31,7 +32,6 @@ from sandbox.language.guards import (
     is_allowed_attribute,
     is_dunder,
 )
-from sandbox.language.modules import import_refusal, is_allowed_module, left_out_reason
 
 Located = tuple[int, int, str]
 

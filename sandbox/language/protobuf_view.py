@@ -7,7 +7,7 @@ view offers those, the other well-known types (``Timestamp``, ``Duration``, ``An
 ``google.protobuf.internal``: descriptors lead to the process-wide descriptor pool, where
 ``AddSerializedFile`` defines new message types for every later call.
 
-Attributes of messages are read through an allowlist per message class (``guards.LibraryRule``):
+Attributes of messages are read through an allowlist per message class (``LibraryRule``):
 its fields, its nested types and enum values, the well-known type's helpers, and the message
 methods; ``DESCRIPTOR``, ``Extensions``, ``UnknownFields`` and ``RegisterExtension`` are closed,
 and a field descriptor (from ``ListFields()``) shows only its name, number and JSON name.
@@ -31,7 +31,8 @@ from google.protobuf import (
 )
 from google.protobuf.internal import enum_type_wrapper, well_known_types
 
-from sandbox.language import guards
+from sandbox.language.library_rules import LibraryRule, register_library_types
+from sandbox.language.rules import refuse
 
 _MEMBERS: dict[str, tuple[Any, tuple[str, ...]]] = {
     "google.protobuf.json_format": (
@@ -112,19 +113,19 @@ CLOSED_REASONS = {
 }
 
 
-def _names_rule(names: frozenset[str]) -> guards.LibraryRule:
+def _names_rule(names: frozenset[str]) -> LibraryRule:
     def attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         if name not in names:
             kind = obj if isinstance(obj, type) else type(obj)
             reason = CLOSED_REASONS.get(name, "it is not on toolpen's list of protobuf's names")
-            guards.refuse(f"protobuf: {name!r} of {kind.__name__} is not available in toolpen: {reason}")
+            refuse(f"protobuf: {name!r} of {kind.__name__} is not available in toolpen: {reason}")
         return getattr(obj, name, *default)
 
-    return guards.LibraryRule(attribute)
+    return LibraryRule(attribute)
 
 
 @functools.cache
-def _message_rule(cls: type) -> guards.LibraryRule:
+def _message_rule(cls: type) -> LibraryRule:
     """A message class's fields, nested types, enum values and well-known helpers, and the message methods."""
     descriptor = cls.DESCRIPTOR  # type: ignore[attr-defined]
     names = set(MESSAGE_METHODS)
@@ -150,7 +151,7 @@ _CONTAINER_NAMES = (
 )
 
 
-def _protobuf_rule(cls: type) -> guards.LibraryRule | None:
+def _protobuf_rule(cls: type) -> LibraryRule | None:
     """protobuf's classes: messages by their descriptor, containers, enum wrappers; nothing else."""
     if issubclass(cls, message.Message):
         if type(getattr(cls, "DESCRIPTOR", None)).__name__ != "Descriptor":  # the abstract bases
@@ -168,7 +169,7 @@ def _protobuf_rule(cls: type) -> guards.LibraryRule | None:
     return _NOTHING
 
 
-guards.register_library_types(_protobuf_rule)
+register_library_types(_protobuf_rule)
 
 
 def members(name: str) -> dict[str, Any]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-from sandbox.language import guards
+from sandbox.language.arming import imports_checked
+from sandbox.language.array_interface import close_array_interface
+from sandbox.language.rules import refuse
 
 _tool_process = False  # a zygote or worker: pydantic gets its wall when it loads
 
@@ -29,11 +31,11 @@ def load_pydantic() -> ModuleType:
     """pydantic, imported, with its hooks installed in a tool process (before tool code can reach it). Idempotent.
 
     A worker under the language wall does not import it: an import there runs under the checks
-    (``guards.end_import_exemption``), which pydantic's own code fails. Its zygote loads it when
+    (``arming.end_import_exemption``), which pydantic's own code fails. Its zygote loads it when
     the tool's source shows the need (``warmup.modules_needed``); otherwise the call is refused.
     """
-    if "pydantic" not in sys.modules and guards.imports_checked():
-        guards.refuse(
+    if "pydantic" not in sys.modules and imports_checked():
+        refuse(
             "this tool reaches pydantic (the CES classes, context.user_content, events) in a way its "
             "source does not show, and a worker cannot load it under the language wall: name what it "
             "uses in the source (import pydantic, the class, context.user_content)"
@@ -43,6 +45,6 @@ def load_pydantic() -> ModuleType:
     if _tool_process:
         from sandbox.language.pydantic_wall import install_pydantic_hook  # noqa: PLC0415
 
-        guards.close_array_interface(pydantic.BaseModel)  # extra fields hold tool values
+        close_array_interface(pydantic.BaseModel)  # extra fields hold tool values
         install_pydantic_hook()
     return pydantic

@@ -9,7 +9,7 @@ input's attributes named by its field names and validation aliases (``Field(vali
 module globals and builtins. The only place every such name is final is the core schema a
 validator or serializer is built from: ``install_pydantic_hook`` checks it at every build (in a
 worker always, so a deferred build after the tool returned is checked too), copies of built ones
-are the objects themselves (a copy would rebuild one from its schema), and ``guards.guarded_type``
+are the objects themselves (a copy would rebuild one from its schema), and ``classes.guarded_type``
 keeps the ``SchemaValidator``/``SchemaSerializer`` classes (which take a raw core schema) away from
 tool code.
 """
@@ -22,13 +22,9 @@ from typing import Any
 
 import pydantic_core
 
-from sandbox.language.guards import (
-    LIBRARY_CLOSED_NAMES,
-    GuardedType,
-    checks_apply,
-    is_allowed_attribute,
-    refuse,
-)
+from sandbox.language.arming import checks_apply
+from sandbox.language.classes import GuardedType
+from sandbox.language.rules import LIBRARY_CLOSED_NAMES, is_allowed_attribute, refuse
 
 _FIELD_HOLDERS = ("model-fields", "typed-dict")
 _CLASS_CHECKS = ("is-instance", "is-subclass")
@@ -89,7 +85,7 @@ def check_core_schema(schema: Any) -> None:
     attribute by a name the schema gives is checked here, whoever wrote the schema.
 
     An ``is-instance``/``is-subclass`` check of the real ``type`` is changed to the tool's
-    ``type`` (``guards.GuardedType``, which answers ``isinstance`` the same way), so that no schema
+    ``type`` (``classes.GuardedType``, which answers ``isinstance`` the same way), so that no schema
     built under the wall hands tool code the class factory.
 
     The walk reads the schema as pydantic-core does (dict and list storage, ``type`` as an exact
@@ -105,7 +101,7 @@ def check_core_schema(schema: Any) -> None:
         if issubclass(type(node), dict):
             kind = dict.get(node, "type")
             kind = kind if type(kind) is str else None
-            fields: Any = dict.get(node, "fields")  # of any type: checked below as pydantic-core reads it
+            fields: Any = dict.get(node, "fields")
             if kind in _FIELD_HOLDERS and issubclass(type(fields), dict):
                 for name in list(dict.__iter__(fields)):
                     _check_field_name(name)
@@ -163,8 +159,7 @@ def install_pydantic_hook() -> None:
     # create_schema_validator and PluggableSchemaValidator look the name up in their module at call time.
     _schema_validator.SchemaValidator = checked_schema_validator  # type: ignore[misc,assignment]
     for name in _SERIALIZER_MODULES:  # likewise where pydantic builds serializers
-        module: Any = importlib.import_module(name)  # a pydantic module that imported SchemaSerializer
-        module.SchemaSerializer = checked_schema_serializer
+        importlib.import_module(name).SchemaSerializer = checked_schema_serializer  # type: ignore[attr-defined]
     for kind in (pydantic_core.SchemaValidator, pydantic_core.SchemaSerializer):
         copy._copy_dispatch[kind] = copy._copy_immutable  # type: ignore[attr-defined]
         copy._deepcopy_dispatch[kind] = copy._deepcopy_atomic  # type: ignore[attr-defined]

@@ -21,8 +21,8 @@ from runtime.parsing import parse_source
 from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.language import streams
 from sandbox.language.compiler import TOOL_FILENAME, compile_tree
-from sandbox.language.guards import PLAIN_MODULE_NAME
 from sandbox.language.namespace import OutputCapture
+from sandbox.language.rules import PLAIN_MODULE_NAME
 
 
 @functools.lru_cache(maxsize=128)

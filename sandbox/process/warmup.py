@@ -4,10 +4,10 @@ Every module a worker imported itself would be files read and code run per call.
 loads each module a registered tool's source imports (``modules_needed``; ``preload_for``, when
 the pool warms the tool): it imports the module, builds its view, imports what C code of it
 imports lazily (``_strptime`` under ``datetime.strptime``), loads the common time zones for
-``zoneinfo``, and runs a tool that uses it once (``rehearsals``), which makes its lazy imports
+``zoneinfo``, and runs a tool that uses it once (``warm_tools``), which makes its lazy imports
 inside functions (``heapq`` under ``Counter.most_common``) happen here too. What every tool may
 use without an import (the codecs ``str.encode`` finds, classes, ``match``, formatting) is loaded
-and rehearsed when the zygote starts (``preload``).
+and run once when the zygote starts (``preload``).
 
 Only what the tools import: every fork copies the page tables of the zygote's memory and every
 exit unmaps them, so a pool pays for each module its zygote holds on every call. The standard
@@ -31,10 +31,11 @@ import importlib
 from runtime.parsing import parse_source
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.common.errors import InvalidSource
-from sandbox.language.modules import ALLOWED_MODULES, module_view
+from sandbox.language.module_allowlist import ALLOWED_MODULES
+from sandbox.language.modules import module_view
 from sandbox.process.forking import reseed
-from sandbox.process.rehearsals import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
-from sandbox.process.worker import PREPARATION_FRAME, rehearse
+from sandbox.process.warm_tools import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
+from sandbox.process.worker import PREPARATION_FRAME, run_warm_up
 from sandbox.wire import decode, encode
 
 CODECS = (
@@ -100,7 +101,7 @@ COMMON_TIME_ZONES = (
 _loaded_zones: list[object] = []
 
 LIBRARY_PACKAGES = {"numpy": "numpy", "google": "google.protobuf", "pydantic": "pydantic"}
-"""The top-level package of a library's modules -> the library (``rehearsals.LIBRARIES``), loaded as one."""
+"""The top-level package of a library's modules -> the library (``warm_tools.LIBRARIES``), loaded as one."""
 PYDANTIC_TRIGGERS = frozenset(
     {
         "user_content",
@@ -122,13 +123,13 @@ SPECIALIZING_CALLS = 8  # CPython 3.11 specializes a function's bytecode after i
 
 
 def preload() -> None:
-    """Load what any tool may use without an import (the codecs), and run once a tool using it (``rehearsals.CORE``)."""
+    """Load what any tool may use without an import (the codecs), and run once a tool using it (``warm_tools.CORE``)."""
     for name in CODECS:
         importlib.import_module(name)
-    rehearse(job(CORE))
+    run_warm_up(job(CORE))
 
 
-def rehearse_preparation() -> None:
+def warm_up_preparation() -> None:
     """Run here, more than ``SPECIALIZING_CALLS`` times, what every worker runs before its job: the
     reseed after the fork and its no-op job (``worker.prepare``), the frames' JSON included.
 
@@ -139,14 +140,14 @@ def rehearse_preparation() -> None:
     done = {"op": "done", "success": True, "output": 1, "state_delta": {"set": {}, "deleted": []}, "logs": ""}
     for _ in range(SPECIALIZING_CALLS + 1):
         reseed()
-        rehearse(decode(PREPARATION_FRAME))
+        run_warm_up(decode(PREPARATION_FRAME))
         encode(done)
 
 
 def preload_for(source: str) -> bool:
-    """Load, view and rehearse each module ``source`` needs (``modules_needed``), once; whether it loaded one.
+    """Load, view and warm up each module ``source`` needs (``modules_needed``), once; whether it loaded one.
 
-    Then the call's path again (``rehearse``, ``rehearse_preparation``): a library's views reset the
+    Then the call's path again (``run_warm_up``, ``warm_up_preparation``): a library's views reset the
     guards' cache of rules per class, and its load leaves the interpreter's caches as it used
     them; about 15 fewer page faults per worker of a pool that loaded numpy.
     """
@@ -158,14 +159,14 @@ def preload_for(source: str) -> bool:
         with contextlib.suppress(Exception):
             _load(name)
     if loading:
-        rehearse()
-        rehearse_preparation()
+        run_warm_up()
+        warm_up_preparation()
         undo_what_tools_could_see()
     return bool(loading)
 
 
 def _load(name: str) -> None:
-    """Load one module of the standard library or one library (with its modules), and rehearse it."""
+    """Load one module of the standard library or one library (with its modules), and run its warm-up tool."""
     if name == "pydantic":
         ces_types()  # pydantic, walled, and the CES classes built on it
     for allowed in sorted(ALLOWED_MODULES):
@@ -175,9 +176,9 @@ def _load(name: str) -> None:
         importlib.import_module(companion)
     if name == "zoneinfo":
         _load_common_time_zones()
-    rehearsal = LIBRARIES.get(name) or STANDARD_LIBRARY.get(name)
-    if rehearsal:
-        rehearse(job(rehearsal))
+    tool = LIBRARIES.get(name) or STANDARD_LIBRARY.get(name)
+    if tool:
+        run_warm_up(job(tool))
 
 
 def _load_common_time_zones() -> None:

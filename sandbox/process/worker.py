@@ -44,8 +44,8 @@ from sandbox.common.errors import (
     ToolpenError,
 )
 from sandbox.common.limits import Limits, MiB
+from sandbox.language.arming import arm_checks, end_import_exemption
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
-from sandbox.language.guards import arm_checks, end_import_exemption
 from sandbox.language.namespace import OutputCapture, build_globals
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
@@ -67,7 +67,7 @@ def warm_up(x: int) -> dict:
     print(item)
     return {"item": asdict(item), "x": [x, 1.5, None, True]}
 """
-REHEARSAL = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
+WARM_UP_JOB = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
 PREPARATION = {
     "op": "call",
     "source": "def prepare(value: int) -> int:\n    return value\n",
@@ -161,7 +161,7 @@ def _job_waiting(sock: socket.socket) -> bool:
         return False
 
 
-def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
+def run_warm_up(job: dict[str, Any] = WARM_UP_JOB) -> None:
     """Run a warm-up tool once, so that the pages a call touches are copied before the call."""
     context = ToolContext(job.get("context") or {"state": {"key": [1]}})
     result = _call_entry(job, context, _no_rpc, OutputCapture(0))
@@ -170,7 +170,7 @@ def rehearse(job: dict[str, Any] = REHEARSAL) -> None:
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
-    raise ToolFailed("no host to call during the rehearsal")
+    raise ToolFailed("no host to call during a warm-up run")
 
 
 def compile_for(source: str, walls: object) -> CodeType:

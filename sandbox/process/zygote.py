@@ -1,6 +1,6 @@
 """The zygote: a warm process that forks workers for the pool (``python -m sandbox.process.zygote FD PROGRAM_FD``).
 
-It imports what any tool may use once (``sandbox/process/warmup.py``), rehearses a call,
+It imports what any tool may use once (``sandbox/process/warmup.py``), runs a call once,
 reads the workers' seccomp program (built by the host) from descriptor ``PROGRAM_FD``, sets up
 once what every worker inherits (``isolation.isolate_zygote``: not dumpable, empty environment,
 an empty removed working directory, unprivileged, no-new-privs), and then serves its control
@@ -41,12 +41,12 @@ import sys
 from socket import SCM_RIGHTS, SOL_SOCKET
 from typing import Any
 
-from sandbox.language.modules import ALLOWED_MODULES
+from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.namespace import install_process_hooks
 from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
-from sandbox.process.warmup import LIBRARY_PACKAGES, preload, preload_for, rehearse_preparation, settle
-from sandbox.process.worker import compile_for, rehearse, serve
+from sandbox.process.warmup import LIBRARY_PACKAGES, preload, preload_for, settle, warm_up_preparation
+from sandbox.process.worker import compile_for, run_warm_up, serve
 from sandbox.wire import FORK_REQUEST, decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
@@ -67,8 +67,8 @@ class Zygote:
         if os.geteuid() == 0:  # unjailed, as root: the user it drops to may not read the modules later
             preload_for(EVERY_ALLOWED_IMPORT)
         install_process_hooks(worker=True)  # armed: from here on the hooks check everything this process does
-        rehearse()
-        rehearse_preparation()  # what every worker runs before its job, compiled and specialized here
+        run_warm_up()
+        warm_up_preparation()  # what every worker runs before its job, compiled and specialized here
         self.walls = isolate_zygote(seccomp_filter)
         self.workers: dict[int, int] = {}  # pidfd -> pid of each live worker
         self.pidfds: dict[int, int] = {}  # pid -> pidfd of each live worker

@@ -42,7 +42,7 @@ def call(rt: Runtime, source: str) -> Any:
 # reads ces_requests.request.__func__.__globals__ with from_attributes. Its validator is then built
 # by a *host* callable, model_rebuild, that the garbage collector calls from io's finalizer
 # (iobase_finalize calls ``self.close()``) while a module is being imported from disk:
-# guards.checks_apply() meets ``<frozen importlib`` before any tool frame and returns False, so
+# arming.checks_apply() meets ``<frozen importlib`` before any tool frame and returns False, so
 # pydantic_wall's checked_schema_validator builds the validator unchecked.
 GC_DURING_IMPORT_PRELUDE = """
 import io
@@ -136,7 +136,7 @@ def test_gc_finalizer_during_the_lazy_pydantic_load_evaluates_an_unchecked_forwa
     # disk, which getattr(context, "user_" + "content") starts from a tool frame, is the import. The
     # finalizer calls typing.get_type_hints (a host function, through functools.partial) on an
     # object whose __getattr__ answers __annotations__ with a code string: ForwardRef's checked
-    # __init__/_evaluate see <frozen importlib before the tool frame (guards.checks_apply), so the
+    # __init__/_evaluate see <frozen importlib before the tool frame (arming.checks_apply), so the
     # string is compiled and eval-ed unchecked, with globals {} (the real builtins).
     source = with_prelude("""
         def forward_ref_in_import() -> str:

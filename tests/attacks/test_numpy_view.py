@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from sandbox.language import guards
+from sandbox.language import guards, rules
 from tests.attacks import assert_refused_when_added_or_called
 
 np = pytest.importorskip("numpy")
@@ -223,7 +223,7 @@ def test_names_closed_to_the_guards_are_reviewed_or_closed_to_code_outside_them(
         for name in dir(obj):
             if (
                 name.startswith("_")
-                or name in guards.LIBRARY_CLOSED_NAMES
+                or name in rules.LIBRARY_CLOSED_NAMES
                 or name in REVIEWED_OPEN_TO_NATIVE_READS
             ):
                 continue

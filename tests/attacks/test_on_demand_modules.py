@@ -6,7 +6,7 @@ module's objects without naming the module makes its worker import what they nee
 under the checks: ``_strptime`` (``modules.LAZY_C_IMPORTS``) under ``datetime.strptime`` of a
 ``datetime`` that ``tomllib`` returned, with ``calendar`` and ``locale`` beneath it. Under
 ``walls="process"`` the tool sees the interpreter the zygote is, which must look like plain CPython.
-What the zygote's rehearsals leave in process-wide state is seen by every later call, and now
+What the zygote's warm-up tools leave in process-wide state is seen by every later call, and now
 depends on which tools the pool warmed. An unjailed zygote of a root host imports a tool's
 modules after it dropped to nobody.
 """
@@ -189,10 +189,10 @@ def test_walls_process_imports_what_pth_files_set_up(plain: Runtime) -> None:
     assert seen_under_walls_process(plain)["distutils"] == expected
 
 
-# What the zygote's rehearsals (rehearsals.STANDARD_LIBRARY, LIBRARIES) leave in process-wide
+# What the zygote's warm-up tools (warm_tools.STANDARD_LIBRARY, LIBRARIES) leave in process-wide
 # state, which every worker forked after them inherits: a call must see a fresh process's, as in
 # plain CPython, whatever other tools the pool has warmed.
-REHEARSAL_LEFTOVERS = {
+WARM_UP_LEFTOVERS = {
     # Decimal(1) / 3 and quantize(ROUND_HALF_UP) set Inexact and Rounded in the main thread's context
     "decimal-flags": """
         import decimal
@@ -208,7 +208,7 @@ REHEARSAL_LEFTOVERS = {
         def difflib_ids() -> str:
             return difflib.HtmlDiff().make_table(["a"], ["b"]).split('id="')[1].split('"')[0]
         """,
-    # urlsplit is an lru_cache: the rehearsal's four URLs are in it
+    # urlsplit is an lru_cache: the warm-up tool's URLs are in it
     "urlsplit-cache": """
         import urllib.parse
 
@@ -225,9 +225,9 @@ def in_plain_cpython(source: str) -> object:
     return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("name", sorted(REHEARSAL_LEFTOVERS))
-def test_a_call_sees_no_state_a_rehearsal_left(rt: Runtime, name: str) -> None:
-    source = REHEARSAL_LEFTOVERS[name]
+@pytest.mark.parametrize("name", sorted(WARM_UP_LEFTOVERS))
+def test_a_call_sees_no_state_a_warm_up_tool_left(rt: Runtime, name: str) -> None:
+    source = WARM_UP_LEFTOVERS[name]
     result = attack(rt, source)
     assert result.success, result.error
     assert result.output == in_plain_cpython(source)
@@ -235,10 +235,10 @@ def test_a_call_sees_no_state_a_rehearsal_left(rt: Runtime, name: str) -> None:
 
 def test_another_tool_of_the_pool_changes_no_state_a_call_sees() -> None:
     # Another tool of the runtime (an app's shared tool, say, beside a tenant's own) imports
-    # pydantic: the zygote runs pydantic's rehearsal, whose invalid Decimal("z") sets
+    # pydantic: the zygote runs pydantic's warm-up tool, whose invalid Decimal("z") sets
     # InvalidOperation in the context every later worker inherits. A tool that never names
     # pydantic reads its decimal flags: they depend on which other tools the pool has warmed.
-    flags = REHEARSAL_LEFTOVERS["decimal-flags"]
+    flags = WARM_UP_LEFTOVERS["decimal-flags"]
     seen = []
     for others in ([], ["from pydantic import BaseModel\n\n\ndef other_tenant() -> int:\n    return 1\n"]):
         with Runtime(store="memory://") as runtime:

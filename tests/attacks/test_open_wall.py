@@ -144,9 +144,10 @@ def test_a_host_class_special_method_works_on_the_tool_own_instances() -> None:
 def test_no_library_class_a_tool_can_name_matches_private_attributes_by_position() -> None:
     # class patterns read __match_args__ unguarded; a class body may not define it, so only the
     # library's own classes could name a private attribute there
-    from sandbox.language.guards import is_allowed_attribute
-    from sandbox.language.modules import ALLOWED_MODULES, module_view
+    from sandbox.language.module_allowlist import ALLOWED_MODULES
+    from sandbox.language.modules import module_view
     from sandbox.language.namespace import SAFE_BUILTINS
+    from sandbox.language.rules import is_allowed_attribute
 
     members = [
         getattr(module_view(name), member) for name in ALLOWED_MODULES for member in dir(module_view(name))

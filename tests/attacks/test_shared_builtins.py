@@ -1,7 +1,7 @@
-"""Attacks on what a single-use worker shares with its zygote: the builtins dict, the skipped rehearsal, the fork.
+"""Attacks on what a single-use worker shares with its zygote: the builtins dict, the skipped preparation, the fork.
 
 A single-use worker's calls take the zygote's ``namespace._SHARED_BUILTINS`` as ``__builtins__``
-(no copy), a worker whose job is already waiting skips the no-op rehearsal (``worker.prepare``),
+(no copy), a worker whose job is already waiting skips the no-op preparation (``worker.prepare``),
 and the zygote forks on a binary request with raw descriptors. Each attack runs in real workers:
 through the ``Runtime`` (``walls="all"``) or through a ``WorkerPool`` whose jobs mix
 ``walls="process"`` (plain CPython, to poison and to witness) with restricted ones.
@@ -136,7 +136,7 @@ def test_shadowed_builtins_only_ever_receive_the_tools_values(rt: Runtime) -> No
 
 
 def test_calls_in_a_burst_see_the_same_restricted_builtins(rt: Runtime) -> None:
-    """In a burst most workers are handed their job before they prepare (the rehearsal is skipped)."""
+    """In a burst most workers are handed their job before they prepare (the preparation is skipped)."""
     tool = rt.add_tool(RESOLVED, replace=True)
     with ThreadPoolExecutor(8) as threads:
         results = list(threads.map(lambda _: rt.call(tool.name, {}), range(24)))
@@ -150,23 +150,23 @@ import resource, sys
 
 
 def witness() -> dict:
-    from sandbox.language import guards, modules, namespace
+    from sandbox.language import classes, modules, namespace
     from sandbox.process import worker
-    rehearsal = vars(sys.modules["toolpen_tool"])["_print_"]()._output.limit  # 0: the zygote's, no prepare here
+    preparation = vars(sys.modules["toolpen_tool"])["_print_"]()._output.limit  # 0: the zygote's, no prepare here
     shared = namespace._SHARED_BUILTINS
     limits = {
         name: list(resource.getrlimit(getattr(resource, name)))
         for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE")
     }
     return {
-        "prepared": rehearsal != 0,
+        "prepared": preparation != 0,
         "shared_is_safe": shared == dict(namespace.SAFE_BUILTINS) and shared["__import__"] is modules.import_view
-        and shared["type"] is guards.GuardedType and "eval" not in shared and "open" not in shared,
+        and shared["type"] is classes.GuardedType and "eval" not in shared and "open" not in shared,
         "preparation": worker.decode(worker.PREPARATION_FRAME) == worker.PREPARATION,
         "limits": limits,
     }
 """
-"""A plain CPython job that reports whether its worker prepared (the namespace the rehearsal left
+"""A plain CPython job that reports whether its worker prepared (the namespace the preparation left
 in ``sys.modules``: the zygote's has an output limit of 0), whether the shared builtins are
 exactly the safe ones, and its rlimits."""
 
@@ -185,7 +185,7 @@ def poison() -> str:
     return "poisoned"
 """
 """A plain CPython job (``walls="process"``) writes the real builtins into every builtins dict of
-its worker and swaps the rehearsal; its worker exits after it, and no later call may see any of it."""
+its worker and swaps the preparation; its worker exits after it, and no later call may see any of it."""
 
 LIMITS = Limits(wall_time=20.0)
 
@@ -231,8 +231,8 @@ def test_a_poisoned_worker_leaves_later_workers_the_safe_builtins(pool: WorkerPo
     assert _run(pool, RESOLVED, "tool", "all").output == CLEAN
 
 
-def test_a_worker_that_skipped_the_rehearsal_has_the_calls_hard_limits(pool: WorkerPool) -> None:
-    """The rehearsal sets soft limits only; a job that finds no rehearsal still lowers the hard ones."""
+def test_a_worker_that_skipped_the_preparation_has_the_calls_hard_limits(pool: WorkerPool) -> None:
+    """The preparation sets soft limits only; a job that finds none still lowers the hard ones."""
     witnessed = [reply.output for reply in _burst(pool, [(WITNESS, "witness", "process")] * 12)]
     time.sleep(1.0)
     witnessed.append(_run(pool, WITNESS, "witness", "process").output)

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from sandbox.common.errors import PolicyViolation
-from sandbox.language import guards
+from sandbox.language import copy_protocol
 from tests.attacks import holds_real_builtins, run_tool
 
 LIARS = """
@@ -147,7 +147,7 @@ def test_names_are_exact_strings(source: str) -> None:
         return
     assert not holds_real_builtins(result), result
     reducer = vars(result).get("__reduce_ex__") if isinstance(result, type) else None
-    assert reducer is None or isinstance(reducer, guards.ClassMethodOnly), result  # not the tool's
+    assert reducer is None or isinstance(reducer, copy_protocol.ClassMethodOnly), result  # not the tool's
 
 
 def test_a_str_subclass_that_tells_the_truth_still_works() -> None:
