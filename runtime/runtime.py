@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook, parse_hooks
 from runtime.egress import EgressPolicy
 from runtime.execution import (
+    PENDING_OUTPUT,
     ExecutionType,
     ToolCall,
     ToolExecutionMode,
+    TurnCall,
     parse_execution_type,
     parse_tool_execution_mode,
 )
@@ -46,10 +48,22 @@ from sandbox.common.walls import WALLS_MODES, WallsMode
 if TYPE_CHECKING:
     from runtime.store import Store
 
-__all__ = ["Runtime", "ToolResult"]
+__all__ = ["Runtime", "ToolResult", "WorkerStatus"]
 
 AGENT_CALLBACKS = ("before_agent", "after_agent", "before_model", "after_model")
 """Callback kinds a host runs itself with ``run_callbacks``; tool callbacks run around every call."""
+
+
+@dataclass(frozen=True)
+class WorkerStatus:
+    """A runtime's sandbox workers at one moment (``Runtime.workers``)."""
+
+    size: int
+    """Workers kept forked and ready."""
+    in_use: int
+    """Calls running in, or waiting for, a worker."""
+    alive: bool
+    """The pool can fork workers (its zygote runs)."""
 
 
 class Runtime:
@@ -224,6 +238,21 @@ class Runtime:
         """The registered tool ``name``; raises ``NotFound``."""
         return self.registry.get(name)
 
+    def remove_tool(self, name: str) -> bool:
+        """Unregister tool ``name``; False when there was none. Calls running go on."""
+        return self.registry.remove(name)
+
+    def callbacks(self) -> dict[str, list[Hook]]:
+        """The registered callbacks and fakes by kind (``before_agent``, ``fake``, ...), in
+        registration order; a copy."""
+        return {kind: list(hooks) for kind, hooks in self.hooks.items() if hooks}
+
+    @property
+    def workers(self) -> WorkerStatus:
+        """The sandbox workers now: how many are kept ready, how many calls use them, whether
+        new ones can be forked."""
+        return WorkerStatus(self.pool.size, self.pool.in_use, self.pool.alive)
+
     def tools(self, *, include_deferred: bool = True) -> list[Tool]:
         """The registered tools, in registration order."""
         return [tool for tool in self.registry if include_deferred or not tool.options.defer_loading]
@@ -280,6 +309,28 @@ class Runtime:
             return future
         return self.unit_of_work.start(plan)
 
+    def run_turn(
+        self,
+        calls: Sequence[ToolCall],
+        *,
+        mode: ToolExecutionMode | None = None,
+        context: dict[str, Any] | None = None,
+        session_id: str | None = None,
+        user_id: str | None = None,
+        lock_wait: float = LOCK_TIMEOUT,
+    ) -> list[TurnCall]:
+        """Run the tool calls one model turn selected, as CES runs them (``runtime/execution.py``):
+        the one turn runner of turn scripts, the protocol loops (Chat Completions, the Agents API,
+        MCP) and apps.
+
+        An ``ASYNCHRONOUS`` tool starts (``start``) and answers at once ``{"status": "pending"}``,
+        its ``TurnCall.later`` the future of its result. The others run by ``mode`` (else the
+        runtime's ``tool_execution_mode``): ``PARALLEL`` at once from the state the session had
+        before them (the asynchronous ones start first, from that same state), committed in the
+        given order; ``SEQUENTIAL`` one after the other, each seeing the state the previous one
+        left. Answers in the calls' order; a call without a call id gets one of its own."""
+        return self._turn(calls, mode, context, session_id, user_id, lock_wait, start_asynchronous=True)
+
     def call_many(
         self,
         calls: Sequence[ToolCall],
@@ -290,18 +341,36 @@ class Runtime:
         user_id: str | None = None,
         lock_wait: float = LOCK_TIMEOUT,
     ) -> list[ToolResult]:
-        """Run the tool calls one model turn selected, as CES's ``toolExecutionMode`` says
-        (``mode``, else the runtime's ``tool_execution_mode``).
+        """``run_turn``, waiting for every result: an ``ASYNCHRONOUS`` tool runs like the others
+        (as ``call`` runs it).
 
         ``PARALLEL``: they run at once, each from the state the session had before them (none
         sees another's changes), and commit in the given order, so for a key several of them
         set the last one's value is kept. ``SEQUENTIAL``: one after the other, each seeing the
         state the previous one left. Results in the given order; each call has its own call id."""
+        turn = self._turn(calls, mode, context, session_id, user_id, lock_wait, start_asynchronous=False)
+        return [answered.result for answered in turn]
+
+    def _turn(
+        self,
+        calls: Sequence[ToolCall],
+        mode: ToolExecutionMode | None,
+        context: dict[str, Any] | None,
+        session_id: str | None,
+        user_id: str | None,
+        lock_wait: float,
+        *,
+        start_asynchronous: bool,
+    ) -> list[TurnCall]:
+        """The turn runner: ``run_turn``, or with ``start_asynchronous=False`` ``call_many``."""
         mode = parse_tool_execution_mode(mode or self.tool_execution_mode)
         shared = {key: value for key, value in (context or {}).items() if key != "function_call_id"}
-        if mode == "SEQUENTIAL":
-            return [
-                self.call(
+        calls = [call if call.call_id else replace(call, call_id=new_id("call")) for call in calls]
+        answered: dict[int, TurnCall] = {}
+        together: list[int] = []
+        for index, call in enumerate(calls):
+            if start_asynchronous and self._is_asynchronous(call.tool):
+                later = self.start(
                     call.tool,
                     call.args,
                     context=shared,
@@ -310,14 +379,34 @@ class Runtime:
                     user_id=user_id,
                     lock_wait=lock_wait,
                 )
-                for call in calls
-            ]
+                assert call.call_id is not None
+                pending = ToolResult(True, dict(PENDING_OUTPUT), call_id=call.call_id, session_id=session_id)
+                answered[index] = TurnCall(call, pending, later)
+            elif mode == "SEQUENTIAL":
+                result = self.call(
+                    call.tool,
+                    call.args,
+                    context=shared,
+                    session_id=session_id,
+                    call_id=call.call_id,
+                    user_id=user_id,
+                    lock_wait=lock_wait,
+                )
+                answered[index] = TurnCall(call, result)
+            else:
+                together.append(index)
         plans = [
-            self._plan(call.tool, call.args, shared, session_id, call.call_id, user_id, lock_wait)
-            for call in calls
+            self._plan(calls[i].tool, calls[i].args, shared, session_id, calls[i].call_id, user_id, lock_wait)
+            for i in together
         ]
         ran = iter(self.unit_of_work.run_together([plan for plan in plans if isinstance(plan, CallPlan)]))
-        return [plan if isinstance(plan, ToolResult) else next(ran) for plan in plans]
+        for index, plan in zip(together, plans, strict=True):
+            answered[index] = TurnCall(calls[index], plan if isinstance(plan, ToolResult) else next(ran))
+        return [answered[index] for index in range(len(calls))]
+
+    def _is_asynchronous(self, name: str) -> bool:
+        tool = self.registry.find(name)
+        return tool is not None and tool.options.execution_type == "ASYNCHRONOUS"
 
     def _plan(
         self,
@@ -406,11 +495,13 @@ class Runtime:
 
     # -- lifetime -------------------------------------------------------------------------
 
-    def close(self) -> None:
-        """Wait for the calls ``start`` left running (up to their wall time), stop the workers and close the store."""
+    def close(self, *, close_store: bool = True) -> None:
+        """Wait for the calls ``start`` left running (up to their wall time), stop the workers and
+        close the store (unless ``close_store=False``: a store shared with other runtimes)."""
         self.unit_of_work.wait_detached(self._longest_wall_time())
         self.pool.close()
-        self.store.close()
+        if close_store:
+            self.store.close()
 
     def _longest_wall_time(self) -> float:
         return max(

@@ -1,93 +1,81 @@
-"""The tool calls of one model turn, run as CES runs them (``runtime/execution.py``).
+"""Turn scripts: a scripted agent turn (the calls a model would make), read and played.
 
-An ``ASYNCHRONOUS`` tool starts (``Runtime.start``) and answers at once with a pending response,
-``{"status": "pending"}``, the way ADK's long-running tools answer first; its result comes later,
-when its future is done. The other calls run by the app's tool execution mode
-(``Runtime.call_many``, the runtime's ``tool_execution_mode``): ``PARALLEL`` at once from the same state, ``SEQUENTIAL`` one after the
-other. In ``PARALLEL`` mode the asynchronous tools start first, from that same state.
+A turn script (JSON or YAML) names the session, the context, what the runtime registers (paths
+relative to the script; the surfaces that play scripts read those: ``toolpen turn``, ``toolpen
+app turn``, the playground of ``toolpen web``) and the calls in order::
+
+    {"session": "s1", "context": {...}, "tools": ["../t.py"], "openapi": {"crm": "../crm.yaml"},
+     "callbacks": ["../guard.py"], "fakes": ["../fake.py"],
+     "calls": [{"tool": "t", "args": {...}}, [{"tool": "a"}, {"tool": "b"}]],
+     "tool_execution_mode": "PARALLEL"}
+
+An item of ``calls`` that is a list is one model response that selected several tools: they run
+through the one turn runner, ``Runtime.run_turn``, by the tool execution mode (the one given,
+else the script's, else the runtime's). An ``ASYNCHRONOUS`` tool answers ``{"status":
+"pending"}`` at once and its result is reported after the turn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.execution import ToolCall, ToolExecutionMode, parse_tool_execution_mode
-from runtime.results import ToolResult
-from runtime.unit_of_work import new_id
+from runtime.execution import ToolCall, TurnCall, parse_tool_execution_mode
+from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
+    from runtime.results import ToolResult
     from runtime.runtime import Runtime
 
-PENDING_OUTPUT: dict[str, Any] = {"status": "pending"}
-"""What a started asynchronous tool answers at once (the model is told the result comes later)."""
+
+def parse_turn(text: str, where: str) -> dict[str, Any]:
+    """A turn script from its JSON or YAML text; ``InvalidArguments`` says what ``where`` lacks."""
+    import yaml
+
+    try:
+        script = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise InvalidArguments(f"{where} is not valid JSON or YAML: {error}") from None
+    if not isinstance(script, dict) or not isinstance(script.get("calls"), list):
+        raise InvalidArguments(f'{where} must be an object with a "calls" list')
+    return script
 
 
-@dataclass(frozen=True)
-class TurnCall:
-    """One call of a model turn: its result, or, for a started asynchronous tool, its pending
-    response and the future of its result."""
+def play_turn(
+    rt: Runtime, script: dict[str, Any], session: str, mode: str | None = None
+) -> list[tuple[str, ToolResult]]:
+    """Run the turn: before_agent callbacks, the calls, after_agent callbacks, then the results of
+    asynchronous tools (``<tool> (result)``; their immediate answer is ``<tool> (started)``).
 
-    call: ToolCall
-    result: ToolResult
-    later: Future[ToolResult] | None = None
-
-
-def is_asynchronous(runtime: Runtime, name: str) -> bool:
-    tool = runtime.registry.find(name)
-    return tool is not None and tool.options.execution_type == "ASYNCHRONOUS"
-
-
-def run_tool_calls(
-    runtime: Runtime,
-    calls: Sequence[ToolCall],
-    *,
-    mode: ToolExecutionMode | None = None,
-    context: dict[str, Any] | None = None,
-    session_id: str | None = None,
-    user_id: str | None = None,
-) -> list[TurnCall]:
-    """Run one model turn's calls by ``mode`` (else the runtime's); results in the calls' order."""
-    mode = parse_tool_execution_mode(mode or runtime.tool_execution_mode)
-    calls = [call if call.call_id else ToolCall(call.tool, call.args, new_id("call")) for call in calls]
-    done: dict[int, TurnCall] = {}
-
-    def start(index: int) -> None:
-        call = calls[index]
-        assert call.call_id is not None
-        later = runtime.start(
-            call.tool,
-            call.args,
-            context=context,
-            session_id=session_id,
-            call_id=call.call_id,
-            user_id=user_id,
-        )
-        pending = ToolResult(True, dict(PENDING_OUTPUT), call_id=call.call_id, session_id=session_id)
-        done[index] = TurnCall(call, pending, later)
-
-    if mode == "PARALLEL":
-        at_once = []
-        for index, call in enumerate(calls):
-            if is_asynchronous(runtime, call.tool):
-                start(index)
+    An item of ``calls`` that is a list is one model response selecting several tools, run by
+    ``mode``, else the script's ``tool_execution_mode``, else the runtime's (an app's own)."""
+    context = dict(script.get("context") or {})
+    rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
+    chosen = parse_tool_execution_mode(mode or script.get("tool_execution_mode") or rt.tool_execution_mode)
+    callbacks = rt.callbacks()
+    steps: list[tuple[str, ToolResult]] = []
+    if callbacks.get("before_agent"):
+        before = rt.run_callbacks("before_agent", session_id=session, context=context)
+        steps.append(("before_agent_callback", before))
+        if not before.success or before.output is not None:
+            return steps
+    started: list[TurnCall] = []
+    for item in script["calls"]:
+        selected = [_tool_call(call) for call in (item if isinstance(item, list) else [item])]
+        for answered in rt.run_turn(selected, mode=chosen, context=context, session_id=session):
+            if answered.later is None:
+                steps.append((answered.call.tool, answered.result))
             else:
-                at_once.append(index)
-        results = runtime.call_many(
-            [calls[index] for index in at_once], context=context, session_id=session_id, user_id=user_id
+                steps.append((f"{answered.call.tool} (started)", answered.result))
+                started.append(answered)
+    if callbacks.get("after_agent"):
+        steps.append(
+            ("after_agent_callback", rt.run_callbacks("after_agent", session_id=session, context=context))
         )
-        done.update(
-            {index: TurnCall(calls[index], result) for index, result in zip(at_once, results, strict=True)}
-        )
-    else:
-        for index, call in enumerate(calls):
-            if is_asynchronous(runtime, call.tool):
-                start(index)
-            else:
-                (result,) = runtime.call_many(
-                    [call], mode="SEQUENTIAL", context=context, session_id=session_id, user_id=user_id
-                )
-                done[index] = TurnCall(call, result)
-    return [done[index] for index in range(len(calls))]
+    steps.extend((f"{item.call.tool} (result)", item.later.result()) for item in started if item.later)
+    return steps
+
+
+def _tool_call(call: Any) -> ToolCall:
+    if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
+        raise InvalidArguments(f'a turn\'s call is {{"tool": NAME, "args": {{...}}}}, not {str(call)[:80]}')
+    return ToolCall(call["tool"], dict(call.get("args") or {}))

@@ -21,7 +21,6 @@ import pytest
 from runtime import EgressPolicy, Runtime
 from runtime.app import app_runtime, load_app
 from runtime.execution import ToolCall
-from runtime.turns import run_tool_calls
 from sandbox.common.errors import InvalidApp, InvalidArguments
 from tests.httpd import Handler, LocalServer, serve
 
@@ -131,7 +130,7 @@ def test_sequential_calls_see_the_previous_ones_changes(rt: Runtime, gauge: Gaug
 def test_an_asynchronous_tool_answers_pending_and_the_session_goes_on(rt: Runtime, gauge: Gauge) -> None:
     gauge.gate.clear()  # the service holds the background tool's request until the test opens it
     calls = [ToolCall("background", {"key": "late"}), ToolCall("mark", {"key": "now", "value": "1"})]
-    pending, marked = run_tool_calls(rt, calls, mode="PARALLEL", session_id="s")
+    pending, marked = rt.run_turn(calls, mode="PARALLEL", session_id="s")
     assert gauge.answered == 0  # the turn did not wait for the background tool
     assert pending.result.output == {"status": "pending"} and pending.later is not None
     assert marked.later is None and marked.result.success

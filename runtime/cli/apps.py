@@ -235,8 +235,9 @@ def turn_command(
     ``toolExecutionMode``; an ASYNCHRONOUS tool answers pending at once, its result after the turn.
     Exit 0 when every step succeeded, 1 when one failed, 2 when the app or the script is unusable.
     """
-    from runtime.cli.turn import play_turn, read_turn, report_turn
+    from runtime.cli.turn import read_turn, report_turn
     from runtime.results import ToolResult
+    from runtime.turns import play_turn
 
     loaded = _load(app_path)
     steps: list[tuple[str, ToolResult]] = []

@@ -1,18 +1,9 @@
 """`toolpen turn`: a scripted agent turn (the calls a model would make) with callbacks and fakes.
 
-A turn file (JSON or YAML) names the session, the context, what the runtime registers (paths
-relative to the file) and the calls in order::
-
-    {"session": "s1", "context": {...}, "tools": ["../t.py"], "openapi": {"crm": "../crm.yaml"},
-     "callbacks": ["../guard.py"], "fakes": ["../fake.py"],
-     "calls": [{"tool": "t", "args": {...}}, [{"tool": "a"}, {"tool": "b"}]],
-     "tool_execution_mode": "PARALLEL"}
-
-An item of ``calls`` that is a list is one model response that selected several tools: they run
-by the tool execution mode (``PARALLEL`` or ``SEQUENTIAL``: the script's, else ``toolpen app
-turn`` takes the app's, ``PARALLEL`` unless it says otherwise, and ``toolpen turn`` runs them
-``SEQUENTIAL``). An ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` at once and its
-result is reported after the turn.
+The turn-script format and how a script is played are the engine's (``runtime/turns.py``); this
+command registers what a script names (paths relative to the script, with the command's own
+options) and reports the steps. ``toolpen turn`` runs a response's calls ``SEQUENTIAL`` unless
+the script says otherwise; ``toolpen app turn`` (``runtime/cli/apps.py``) takes the app's mode.
 """
 
 from __future__ import annotations
@@ -37,30 +28,17 @@ from runtime.cli.setup import (
     read_source,
     with_extra_options,
 )
-from runtime.execution import ToolCall, parse_tool_execution_mode
 from runtime.store import DEFAULT_STORE_URL
-from sandbox.common.errors import InvalidArguments, ToolpenError
+from sandbox.common.errors import ToolpenError
 
 if TYPE_CHECKING:
     from runtime.results import ToolResult
-    from runtime.runtime import Runtime
 
 
 def read_turn(path: Path) -> dict[str, Any]:
+    from runtime.turns import parse_turn
+
     return parse_turn(read_source(path), str(path))
-
-
-def parse_turn(text: str, where: str) -> dict[str, Any]:
-    """A turn script from its JSON or YAML text; ``InvalidArguments`` says what ``where`` lacks."""
-    import yaml
-
-    try:
-        script = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise InvalidArguments(f"{where} is not valid JSON or YAML: {error}") from None
-    if not isinstance(script, dict) or not isinstance(script.get("calls"), list):
-        raise InvalidArguments(f'{where} must be an object with a "calls" list')
-    return script
 
 
 def _script_extras(script: dict[str, Any], base: Path) -> Extras:
@@ -82,48 +60,6 @@ def _merged(first: Extras, second: Extras) -> Extras:
     )
 
 
-def play_turn(
-    rt: Runtime, script: dict[str, Any], session: str, mode: str | None = None
-) -> list[tuple[str, ToolResult]]:
-    """Run the turn: before_agent callbacks, the calls, after_agent callbacks, then the results of
-    asynchronous tools (``<tool> (result)``; their immediate answer is ``<tool> (started)``).
-
-    An item of ``calls`` that is a list is one model response selecting several tools, run by
-    ``mode``, else the script's ``tool_execution_mode``, else the runtime's (an app's own)."""
-    from runtime.turns import run_tool_calls
-
-    context = dict(script.get("context") or {})
-    rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
-    chosen = parse_tool_execution_mode(mode or script.get("tool_execution_mode") or rt.tool_execution_mode)
-    steps: list[tuple[str, ToolResult]] = []
-    if rt.hooks.get("before_agent"):
-        before = rt.run_callbacks("before_agent", session_id=session, context=context)
-        steps.append(("before_agent_callback", before))
-        if not before.success or before.output is not None:
-            return steps
-    started = []
-    for item in script["calls"]:
-        selected = [_tool_call(call) for call in (item if isinstance(item, list) else [item])]
-        for turn_call in run_tool_calls(rt, selected, mode=chosen, context=context, session_id=session):
-            if turn_call.later is None:
-                steps.append((turn_call.call.tool, turn_call.result))
-            else:
-                steps.append((f"{turn_call.call.tool} (started)", turn_call.result))
-                started.append(turn_call)
-    if rt.hooks.get("after_agent"):
-        steps.append(
-            ("after_agent_callback", rt.run_callbacks("after_agent", session_id=session, context=context))
-        )
-    steps.extend((f"{item.call.tool} (result)", item.later.result()) for item in started if item.later)
-    return steps
-
-
-def _tool_call(call: Any) -> ToolCall:
-    if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
-        raise InvalidArguments(f'a turn\'s call is {{"tool": NAME, "args": {{...}}}}, not {str(call)[:80]}')
-    return ToolCall(call["tool"], dict(call.get("args") or {}))
-
-
 @app.command("turn", epilog=example("toolpen turn samples/turns/refund_turn.json --session demo"))
 @with_extra_options
 def run_turn(
@@ -143,6 +79,7 @@ def run_turn(
     Exit 0 when every call succeeded, 1 when one failed, 2 when the script or a source is unusable.
     """
     from runtime.results import ToolResult
+    from runtime.turns import play_turn
 
     steps: list[tuple[str, ToolResult]] = []
     state: dict[str, Any] = {}

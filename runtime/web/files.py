@@ -67,7 +67,7 @@ def source_kind(source: str) -> Kind:
 
 
 def _turn_script(path: Path) -> dict[str, Any] | None:
-    from runtime.cli.turn import parse_turn
+    from runtime.turns import parse_turn
 
     try:
         return parse_turn(path.read_text(encoding="utf-8"), str(path))
