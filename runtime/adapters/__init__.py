@@ -11,11 +11,12 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.protocols import CallOutcome, error_text, output_text, run_call
+from runtime.protocols import error_text, output_text, run_call
 from sandbox.common.errors import InvalidSource
 
 if TYPE_CHECKING:
     from runtime.registry import Tool
+    from runtime.results import ToolResult
     from runtime.runtime import Runtime
 
 
@@ -59,7 +60,7 @@ async def call(
     session_id: str | None,
     call_id: str | None = None,
     context: dict[str, Any] | None = None,
-) -> CallOutcome:
+) -> ToolResult:
     """Run one call in a thread (the sandbox call blocks), so the framework's event loop runs on."""
     return await asyncio.to_thread(
         run_call,
@@ -73,6 +74,6 @@ async def call(
     )
 
 
-def answer(outcome: CallOutcome) -> str:
+def answer(result: ToolResult) -> str:
     """What the model reads back: the output as text, or the error led by its kind."""
-    return output_text(outcome.output) if outcome.success else error_text(outcome.error)
+    return output_text(result.output) if result.success else error_text(result.error)

@@ -21,10 +21,11 @@ from langchain_core.runnables import RunnableConfig  # noqa: E402
 from langchain_core.tools import StructuredTool, ToolException  # noqa: E402
 
 from runtime.adapters import answer, call, definition  # noqa: E402
-from runtime.protocols import CallOutcome, run_call  # noqa: E402
+from runtime.protocols import run_call  # noqa: E402
 
 if TYPE_CHECKING:
     from runtime.registry import Tool
+    from runtime.results import ToolResult
     from runtime.runtime import Runtime
 
 
@@ -45,7 +46,7 @@ def structured_tool(runtime: Runtime, tool: Tool) -> StructuredTool:
     """One registered tool as a ``StructuredTool`` (its JSON Schema as the args schema)."""
     shown = definition(tool, strict=False)
 
-    def checked(outcome: CallOutcome) -> str:
+    def checked(outcome: ToolResult) -> str:
         if not outcome.success:
             raise ToolException(answer(outcome))
         return answer(outcome)

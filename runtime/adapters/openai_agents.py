@@ -21,7 +21,8 @@ from agents import FunctionTool  # noqa: E402
 from agents.tool_context import ToolContext  # noqa: E402
 
 from runtime.adapters import answer, call, definition  # noqa: E402
-from runtime.protocols import CallOutcome, parse_arguments  # noqa: E402
+from runtime.protocols import parse_arguments  # noqa: E402
+from runtime.results import ToolResult  # noqa: E402
 from sandbox.common.errors import InvalidArguments  # noqa: E402
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def function_tool(
         try:
             args = parse_arguments(arguments)
         except InvalidArguments as error:
-            return answer(CallOutcome(False, error=error))
+            return answer(ToolResult(False, error=error))
         agent = getattr(ctx, "agent", None)
         outcome = await call(
             runtime,

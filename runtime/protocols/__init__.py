@@ -1,7 +1,10 @@
 """Protocol adapters: Agents API sessions (`agents`), Chat Completions (`chat`), MCP (`mcp`).
 
-What the adapters share lives here: running one model-requested call through a
-:class:`runtime.Runtime` (a ``tool_search`` call included) and turning a result into text.
+What the adapters share lives here: running the calls of one model response through the one
+turn runner, :meth:`runtime.Runtime.run_turn` (a ``tool_search`` call answered here), one call
+as a framework's own tool runs it (``run_call``), and turning a result into text. A call is a
+``runtime.execution.ToolCall``; what it answers is a ``TurnCall`` (its ``ToolResult``, and for an
+``ASYNCHRONOUS`` tool the future of its later result), the same types as every other caller's.
 """
 
 from __future__ import annotations
@@ -9,10 +12,10 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from runtime.execution import ToolCall
+from runtime.execution import ToolCall, TurnCall
+from runtime.results import ToolResult
 from runtime.schema.arguments import validate_arguments
 from runtime.search import DEFAULT_LIMIT, ToolIndex
 from sandbox.common.errors import InvalidArguments, ToolpenError
@@ -23,12 +26,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TOOL_SEARCH",
-    "CallOutcome",
-    "CallRequest",
     "agent_tools",
     "chat_tools",
     "drive_session",
     "error_text",
+    "finished_text",
     "handle_required_actions",
     "handle_tool_calls",
     "has_deferred",
@@ -77,16 +79,6 @@ TOOL_SEARCH_PARAMETERS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class CallOutcome:
-    """One call's outcome as protocols report it; ``replayed`` when it is a stored earlier result."""
-
-    success: bool
-    output: Any = None
-    error: ToolpenError | None = None
-    replayed: bool = False
-
-
 def parse_arguments(arguments: Any) -> dict[str, Any]:
     """Call arguments as an object: already one (Agents API) or a JSON string (Chat Completions)."""
     if isinstance(arguments, Mapping):
@@ -127,84 +119,63 @@ def run_call(
     session_id: str | None = None,
     call_id: str | None = None,
     context: dict[str, Any] | None = None,
-) -> CallOutcome:
-    """Run one call; ``tool_search`` (unless a tool has that name) answers ``{"tools": [define(match)]}``."""
+) -> ToolResult:
+    """Run one call and wait for its result, as a framework's own tool runs (the adapters): an
+    ``ASYNCHRONOUS`` tool too (``Runtime.call``). ``tool_search`` (unless a tool has that name)
+    answers ``{"tools": [define(match)]}``."""
     if _is_search(runtime, name):
-        try:
-            # The model chose these: a "limit" of "many" or 1e400 used to raise out of the
-            # adapter (int() on it) instead of answering the model with an error.
-            args = validate_arguments(TOOL_SEARCH_PARAMETERS, args)
-        except ToolpenError as error:
-            return CallOutcome(False, error=error)
-        found = search_deferred(runtime, args["query"], args.get("limit", DEFAULT_LIMIT))
-        return CallOutcome(True, {"tools": [define(tool) for tool in found]})
+        return _search(runtime, args, define)
     try:
-        result = runtime.call(name, args, context=context, session_id=session_id, call_id=call_id)
+        return runtime.call(name, args, context=context, session_id=session_id, call_id=call_id)
     except ToolpenError as error:
-        return CallOutcome(False, error=error)
-    return CallOutcome(result.success, result.output, result.error, bool(result.replayed))
-
-
-@dataclass(frozen=True)
-class CallRequest:
-    """One call a model asked for: the tool, its arguments, and toolpen's call id (None: a new one)."""
-
-    name: str
-    args: dict[str, Any]
-    call_id: str | None = None
+        return ToolResult(False, error=error)
 
 
 def run_calls(
     runtime: Runtime,
-    requests: Sequence[CallRequest | CallOutcome],
+    calls: Sequence[ToolCall | TurnCall],
     *,
     define: Callable[[Tool], dict[str, Any]],
     session_id: str | None = None,
     context: dict[str, Any] | None = None,
-) -> list[CallOutcome]:
-    """Run the calls of one model response by the runtime's ``tool_execution_mode``, outcomes in order.
+) -> list[TurnCall]:
+    """Run the calls of one model response through ``Runtime.run_turn``, answers in order.
 
-    An item that is already a ``CallOutcome`` (its arguments did not parse) stays as it is.
-    ``SEQUENTIAL``: one after the other, each through ``run_call``. ``PARALLEL`` (an app's
-    runtime, as CES): the tool calls run at once from the same state and commit in order
-    (``Runtime.call_many``); a ``tool_search`` answers as it does alone.
+    The runtime's ``tool_execution_mode`` decides: ``SEQUENTIAL`` one after the other,
+    ``PARALLEL`` (an app's runtime, as CES) at once from the same state, committed in order. An
+    ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` at once; its ``TurnCall.later`` is
+    the future of its result, which a loop sends as a later message (``finished_text``). An item
+    that is already a ``TurnCall`` (its arguments did not parse) stays as it is; a
+    ``tool_search`` answers here, as it does alone.
     """
-    if runtime.tool_execution_mode == "SEQUENTIAL":
-        return [
-            request
-            if isinstance(request, CallOutcome)
-            else run_call(
-                runtime,
-                request.name,
-                request.args,
-                define=define,
-                session_id=session_id,
-                call_id=request.call_id,
-                context=context,
-            )
-            for request in requests
-        ]
-    together = {
-        index: request
-        for index, request in enumerate(requests)
-        if isinstance(request, CallRequest) and not _is_search(runtime, request.name)
-    }
-    calls = [ToolCall(request.name, request.args, request.call_id) for request in together.values()]
-    results = runtime.call_many(calls, mode="PARALLEL", context=context, session_id=session_id)
-    ran = {
-        index: CallOutcome(result.success, result.output, result.error, bool(result.replayed))
-        for index, result in zip(together, results, strict=True)
-    }
-    return [
-        ran[index]
-        if index in ran
-        else request
-        if isinstance(request, CallOutcome)
-        else run_call(
-            runtime, request.name, request.args, define=define, session_id=session_id, context=context
-        )
-        for index, request in enumerate(requests)
-    ]
+    answered: dict[int, TurnCall] = {}
+    to_run: dict[int, ToolCall] = {}
+    for index, item in enumerate(calls):
+        if isinstance(item, TurnCall):
+            answered[index] = item
+        elif _is_search(runtime, item.tool):
+            answered[index] = TurnCall(item, _search(runtime, item.args, define))
+        else:
+            to_run[index] = item
+    ran = runtime.run_turn(list(to_run.values()), context=context, session_id=session_id)
+    answered.update(zip(to_run, ran, strict=True))
+    return [answered[index] for index in range(len(calls))]
+
+
+def refused(name: str, error: ToolpenError) -> TurnCall:
+    """The answer to a call that cannot run (its arguments or ids are unusable)."""
+    return TurnCall(ToolCall(name), ToolResult(False, error=error))
+
+
+def _search(runtime: Runtime, args: dict[str, Any], define: Callable[[Tool], dict[str, Any]]) -> ToolResult:
+    try:
+        # The model chose these: a "limit" of "many" or 1e400 used to raise out of the
+        # adapter (int() on it) instead of answering the model with an error.
+        args = validate_arguments(TOOL_SEARCH_PARAMETERS, args)
+    except ToolpenError as error:
+        return ToolResult(False, error=error)
+    found = search_deferred(runtime, args["query"], args.get("limit", DEFAULT_LIMIT))
+    return ToolResult(True, {"tools": [define(tool) for tool in found]})
 
 
 def _is_search(runtime: Runtime, name: str) -> bool:
@@ -222,3 +193,16 @@ def error_text(error: ToolpenError | None) -> str:
     if error is None:
         return "the tool failed without an error message"
     return f"{error.kind}: {error.message}"
+
+
+def finished_text(started: Sequence[tuple[str, TurnCall]]) -> str:
+    """The later message of asynchronous calls that have ended (``(the model's call id, the
+    call)`` each; waits for any still running): one line per call, naming the call id the model
+    was answered ``{"status": "pending"}`` under."""
+    lines = []
+    for call_id, answered in started:
+        assert answered.later is not None
+        result = answered.later.result()
+        text = output_text(result.output) if result.success else error_text(result.error)
+        lines.append(f"The result of {answered.call.tool} (call {call_id}), which answered pending: {text}")
+    return "\n".join(lines)

@@ -4,6 +4,12 @@ Every result is stored by the runtime under (session id, turn id, call id) befor
 handling the same actions again (after a crash, a disconnect, a rejected send) returns the
 stored results and never runs a tool twice. An action whose earlier run started but stored
 no result is reported as an unknown outcome unless its tool was registered idempotent.
+
+An ``ASYNCHRONOUS`` tool's result event says ``{"status": "pending"}`` at once (the session goes
+on). A result is sent once per action, so ``drive_session`` sends the tool's result later as a
+user message naming the call (``finished_text``), once the session is idle and the tool has
+ended; the session then runs another turn. ``handle_required_actions`` answers the pending
+actions only: the result of a tool it started is committed in the session when the tool ends.
 """
 
 from __future__ import annotations
@@ -17,13 +23,14 @@ from typing import TYPE_CHECKING, Any
 import httpx2
 from openai import APIConnectionError
 
+from runtime.execution import ToolCall, TurnCall
 from runtime.protocols import (
-    CallOutcome,
-    CallRequest,
     error_text,
+    finished_text,
     has_deferred,
     output_text,
     parse_arguments,
+    refused,
     run_calls,
     search_deferred,
 )
@@ -33,6 +40,7 @@ from sandbox.common.errors import InvalidArguments, OutputTooLarge, StreamEnded
 
 if TYPE_CHECKING:
     from runtime.registry import Tool
+    from runtime.results import ToolResult
     from runtime.runtime import Runtime
 
 __all__ = [
@@ -142,12 +150,12 @@ def _too_large(size: int) -> OutputTooLarge:
     )
 
 
-def tool_result_event(turn_id: str, call_id: str, outcome: CallOutcome) -> dict[str, Any]:
-    """The ``agent.session.input.tool_result`` event for one outcome, within the size limit."""
+def tool_result_event(turn_id: str, call_id: str, result: ToolResult) -> dict[str, Any]:
+    """The ``agent.session.input.tool_result`` event for one result, within the size limit."""
     event: dict[str, Any] = {"type": TOOL_RESULT, "turn_id": turn_id, "call_id": call_id}
-    error = outcome.error
-    if outcome.success:
-        output = outcome.output if _is_content_parts(outcome.output) else output_text(outcome.output)
+    error = result.error
+    if result.success:
+        output = result.output if _is_content_parts(result.output) else output_text(result.output)
         size = _result_size(output)
         if size <= RESULT_LIMIT:
             return {**event, "success": True, "output": output}
@@ -163,8 +171,18 @@ def handle_required_actions(
     Returns one ``agent.session.input.tool_result`` event per ``function_call`` action, in
     order. Calls run in the toolpen session named after the agents session, with call id
     ``"{turn_id}:{call_id}"``, so a second handling replays the stored results; one after the
-    other, or at once when the runtime's ``tool_execution_mode`` is ``PARALLEL`` (an app's).
+    other, or at once when the runtime's ``tool_execution_mode`` is ``PARALLEL`` (an app's). An
+    ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` and commits its result when it ends.
     """
+    events, _ = _handle(session, runtime, context)
+    return events
+
+
+def _handle(
+    session: Any, runtime: Runtime, context: dict[str, Any] | None
+) -> tuple[list[dict[str, Any]], list[tuple[str, TurnCall]]]:
+    """The result events of the pending actions, and the asynchronous calls among them (with
+    the action's call id) whose result comes later."""
     session_id = _field(session, "id")
     actions = [
         action
@@ -172,15 +190,22 @@ def handle_required_actions(
         if _field(action, "type") == "function_call"
     ]
     requests = [_request(session_id, action) for action in actions]
-    outcomes = run_calls(runtime, requests, define=function_tool, session_id=session_id, context=context)
-    return [
-        tool_result_event(_field(action, "turn_id"), _field(action, "call_id"), outcome)
-        for action, outcome in zip(actions, outcomes, strict=True)
+    answers = run_calls(runtime, requests, define=function_tool, session_id=session_id, context=context)
+    events = [
+        tool_result_event(_field(action, "turn_id"), _field(action, "call_id"), answered.result)
+        for action, answered in zip(actions, answers, strict=True)
     ]
+    started = [
+        (str(_field(action, "call_id")), answered)
+        for action, answered in zip(actions, answers, strict=True)
+        if answered.later is not None
+    ]
+    return events, started
 
 
-def _request(session_id: Any, action: Any) -> CallRequest | CallOutcome:
+def _request(session_id: Any, action: Any) -> ToolCall | TurnCall:
     turn_id, call_id = _field(action, "turn_id"), _field(action, "call_id")
+    name = str(_field(action, "name"))
     try:
         # Missing ids used to become the text "None": unrelated sessions shared the toolpen
         # session "None", and id-less actions shared one stored result.
@@ -188,8 +213,8 @@ def _request(session_id: Any, action: Any) -> CallRequest | CallOutcome:
             raise InvalidArguments("the session id, turn_id and call_id must be non-empty strings")
         args = parse_arguments(_field(action, "arguments"))
     except InvalidArguments as error:
-        return CallOutcome(False, error=error)
-    return CallRequest(str(_field(action, "name")), args, toolpen_call_id(turn_id, call_id))
+        return refused(name, error)
+    return ToolCall(name, args, toolpen_call_id(turn_id, call_id))
 
 
 def idempotency_key(session_id: str, events: list[dict[str, Any]]) -> str:
@@ -305,6 +330,8 @@ class _Drive:
         self._input = input
         self._reconnects = reconnects
         self._quiet = 0  # streams in a row that ended without an event
+        self._started: list[tuple[str, TurnCall]] = []
+        """Asynchronous calls answered pending whose result the session has not been sent yet."""
 
     def loop(self) -> Loop[Any]:
         """Subscribe, follow, and subscribe again until the session is idle or failed."""
@@ -330,20 +357,35 @@ class _Drive:
         if self._input is not None:
             text, self._input = self._input, None
             yield self.sessions.events.create(self.session_id, events=[user_message(text)])
-        elif session.status in FINAL:
+        elif session.status in FINAL and not (
+            session.status == "idle" and (yield from self._send_finished())
+        ):
             return session
         while (event := (yield NextItem(stream))) is not None:
             self._quiet = 0
             if event.type == "agent.session.requires_action":
                 yield from self._answer(event.session)
             elif event.type in FINAL_EVENTS:
+                if event.type == "agent.session.idle" and (yield from self._send_finished()):
+                    continue
                 return event.session
         return None
 
     def _answer(self, session: Any) -> Loop[None]:
         """Run the session's pending calls (their results stored first), then send the results."""
-        events = yield Blocking(handle_required_actions, session, self.runtime, context=self.context)
+        events, started = yield Blocking(_handle, session, self.runtime, self.context)
+        self._started.extend(started)
         yield from _sending(self.client, self.session_id, events)
+
+    def _send_finished(self) -> Loop[bool]:
+        """The idle session is sent the results of the asynchronous calls it was answered
+        pending for, as one user message, once they end; False when there are none."""
+        if not self._started:
+            return False
+        text = yield Blocking(finished_text, self._started)
+        self._started = []
+        yield self.sessions.events.create(self.session_id, events=[user_message(text)])
+        return True
 
     def _ended(self, status: str) -> None:
         """A stream ended with the session in ``status``; ``StreamEnded`` after too many."""

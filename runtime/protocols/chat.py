@@ -4,6 +4,13 @@
 ``openai`` client until the model answers without tool calls. Tool-call ids may repeat (some
 servers send the function name as the id), so replies keep the order of the calls and are
 never matched by id.
+
+An ``ASYNCHRONOUS`` tool's reply is ``{"status": "pending"}`` at once (the model goes on). A tool
+message can only answer the assistant message just before it, so ``run_chat`` sends the tool's
+result later as a user message naming the call (``finished_text``): before the next request
+once the tool has ended, and, when the model answers without tool calls while one still runs,
+once it ends, for the model to answer again. ``handle_tool_calls`` answers one message only:
+the result of a tool it started is committed in the session when the tool ends.
 """
 
 from __future__ import annotations
@@ -13,16 +20,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from runtime.execution import ToolCall, TurnCall
 from runtime.protocols import (
     TOOL_SEARCH,
     TOOL_SEARCH_DESCRIPTION,
     TOOL_SEARCH_PARAMETERS,
-    CallOutcome,
-    CallRequest,
     error_text,
+    finished_text,
     has_deferred,
     output_text,
     parse_arguments,
+    refused,
     run_calls,
 )
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
@@ -83,20 +91,22 @@ def _as_dict(value: Any) -> dict[str, Any]:
 @dataclass(frozen=True)
 class _Reply:
     message: dict[str, Any]
-    outcome: CallOutcome
+    answered: TurnCall
 
 
-def _request(call: Mapping[str, Any]) -> CallRequest | CallOutcome:
+def _request(call: Mapping[str, Any]) -> ToolCall | TurnCall:
     function = _as_dict(call.get("function") or {})
+    name = str(function.get("name", ""))
     try:
-        return CallRequest(str(function.get("name", "")), parse_arguments(function.get("arguments")))
+        return ToolCall(name, parse_arguments(function.get("arguments")))
     except InvalidArguments as error:
-        return CallOutcome(False, error=error)
+        return refused(name, error)
 
 
-def _reply(call: Mapping[str, Any], outcome: CallOutcome) -> _Reply:
-    content = output_text(outcome.output) if outcome.success else error_text(outcome.error)
-    return _Reply({"role": "tool", "tool_call_id": call.get("id", ""), "content": content}, outcome)
+def _reply(call: Mapping[str, Any], answered: TurnCall) -> _Reply:
+    result = answered.result
+    content = output_text(result.output) if result.success else error_text(result.error)
+    return _Reply({"role": "tool", "tool_call_id": call.get("id", ""), "content": content}, answered)
 
 
 def _replies(
@@ -105,8 +115,8 @@ def _replies(
     """The replies to a message's tool calls, run by the runtime's ``tool_execution_mode``."""
     calls = [_as_dict(call) for call in _as_dict(message).get("tool_calls") or []]
     requests = [_request(call) for call in calls]
-    outcomes = run_calls(runtime, requests, define=tool_definition, session_id=session_id, context=context)
-    return [_reply(call, outcome) for call, outcome in zip(calls, outcomes, strict=True)]
+    answers = run_calls(runtime, requests, define=tool_definition, session_id=session_id, context=context)
+    return [_reply(call, answered) for call, answered in zip(calls, answers, strict=True)]
 
 
 def handle_tool_calls(
@@ -117,7 +127,8 @@ def handle_tool_calls(
     context: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Run every tool call of an assistant message (dict or SDK object): one after the other, or
-    at once when the runtime's ``tool_execution_mode`` is ``PARALLEL`` (an app's, as in CES).
+    at once when the runtime's ``tool_execution_mode`` is ``PARALLEL`` (an app's, as in CES);
+    an ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` and commits its result when it ends.
 
     Returns one ``{"role": "tool", "tool_call_id", "content"}`` per call, in the calls' order.
     A call that fails (unknown tool, arguments that are not JSON, a tool error) gets an error
@@ -142,8 +153,8 @@ def _load(tools: list[dict[str, Any]], replies: Iterable[_Reply]) -> None:
     """Add the definitions ``tool_search`` returned to ``tools`` (once each)."""
     loaded = {tool["function"]["name"] for tool in tools}
     for reply in replies:
-        output = reply.outcome.output
-        if reply.outcome.success and isinstance(output, dict) and output.keys() == {"tools"}:
+        output = reply.answered.result.output
+        if reply.answered.result.success and isinstance(output, dict) and output.keys() == {"tools"}:
             for definition in output["tools"]:
                 if definition["function"]["name"] not in loaded:
                     tools.append(definition)
@@ -181,6 +192,8 @@ class _Conversation:
         self.session_id = session_id
         self.context = context
         self.create_args = create_args
+        self.started: list[tuple[str, TurnCall]] = []
+        """Asynchronous calls answered pending whose result the model has not been sent yet."""
 
     def request(self) -> dict[str, Any]:
         """The next request, reshaped by the model's profile."""
@@ -198,12 +211,25 @@ class _Conversation:
         reply = _as_dict(response.choices[0].message)
         self.transcript.append(reply)
         if not reply.get("tool_calls"):
-            return ChatRun(self.transcript, reply, turn, self.tools, self.notes)
+            if not self.started:
+                return ChatRun(self.transcript, reply, turn, self.tools, self.notes)
+            self._send_finished(wait=True)  # the model answers again once it has the results
+            return None
         replies = _replies(reply, self.runtime, self.session_id, self.context)
         self.transcript.extend(r.message for r in replies)
+        self.started.extend((str(r.message["tool_call_id"]), r.answered) for r in replies if r.answered.later)
         _load(self.tools, replies)
+        self._send_finished(wait=False)
         self.choice = _next_choice(self.choice)
         return None
+
+    def _send_finished(self, *, wait: bool) -> None:
+        """The results of the asynchronous calls that have ended (all of them, ``wait``ing for
+        those still running) as one user message."""
+        done = [item for item in self.started if wait or (item[1].later and item[1].later.done())]
+        if done:
+            self.started = [item for item in self.started if item not in done]
+            self.transcript.append({"role": "user", "content": finished_text(done)})
 
     def loop(self, client: Any, max_turns: int) -> Loop[ChatRun]:
         """The loop of ``run_chat`` and ``arun_chat``, for either client (``runtime/protocols/steps.py``)."""

@@ -8,6 +8,11 @@ over streamable HTTP, the ``mcp-session-id``. Requests of the stateless protocol
 session: a client keeps one by sending a session key of its own in every call's ``_meta``
 (``"toolpen/session-key"``, at least 32 characters, secret like a password: whoever knows it
 acts in that session). The toolpen session is named from a hash of the key, never the key.
+
+A call goes through the one turn runner (``runtime.protocols.run_calls``, ``Runtime.run_turn``):
+an ``ASYNCHRONOUS`` tool answers ``{"status": "pending"}`` at once and commits its result in the
+toolpen session when it ends. An MCP call has one answer and the server no later message to
+the model, so that result reaches the model only through the session (a later call reads it).
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from runtime.protocols import CallOutcome, error_text, run_call
+from runtime.execution import ToolCall
+from runtime.protocols import error_text, run_calls
+from runtime.results import ToolResult
 from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
@@ -110,28 +117,31 @@ def build_server(runtime: Runtime, *, name: str = "toolpen") -> Server[dict[str,
         try:
             session_id = _toolpen_session(ctx, params)
         except InvalidArguments as error:
-            outcome = CallOutcome(False, error=error)
+            result = ToolResult(False, error=error)
         else:
-            outcome = await anyio.to_thread.run_sync(
-                lambda: run_call(
-                    runtime,
-                    params.name,
-                    dict(params.arguments or {}),
-                    define=lambda tool: mcp_tool(tool).model_dump(by_alias=True, exclude_none=True),
-                    session_id=session_id,
-                )
-            )
-        if not outcome.success:
+            call = ToolCall(params.name, dict(params.arguments or {}))
+            result = await anyio.to_thread.run_sync(lambda: _run(runtime, call, session_id))
+        if not result.success:
             return types.CallToolResult(
-                content=[types.TextContent(type="text", text=error_text(outcome.error))], is_error=True
+                content=[types.TextContent(type="text", text=error_text(result.error))], is_error=True
             )
-        text = json.dumps(outcome.output, ensure_ascii=False)
+        text = json.dumps(result.output, ensure_ascii=False)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text)],
-            structured_content=_structured(outcome.output),
+            structured_content=_structured(result.output),
         )
 
     return Server(name, lifespan=connection, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _run(runtime: Runtime, call: ToolCall, session_id: str | None) -> ToolResult:
+    """One MCP call through the turn runner; its answer (pending for an asynchronous tool)."""
+
+    def define(tool: Tool) -> dict[str, Any]:
+        return mcp_tool(tool).model_dump(by_alias=True, exclude_none=True)
+
+    (answered,) = run_calls(runtime, [call], define=define, session_id=session_id)
+    return answered.result
 
 
 async def serve_stdio(runtime: Runtime) -> None:
