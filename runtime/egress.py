@@ -261,3 +261,17 @@ def _is_literal(host: str, ip: IPAddress) -> bool:
         return ipaddress.ip_address(host) == ip
     except ValueError:
         return False
+
+
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def is_loopback_host(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (IPv4 or IPv6, bracketed or not): where a
+    surface (``toolpen serve``, ``mcp``, ``web``) may listen without a key or token."""
+    if host.strip("[]") in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

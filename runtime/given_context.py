@@ -1,4 +1,6 @@
-"""What `toolpen run --context` makes of the session before the call, so that nothing given is ignored.
+"""What a given context makes of the stored session before a call, so that nothing given is ignored.
+
+The engine's, used by `toolpen run --context` and the playground's runs (`toolpen web`):
 
 - The session is ``--session``, else the context's ``session_id``, else ``local``; both given and
   different is refused.

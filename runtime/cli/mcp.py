@@ -58,9 +58,9 @@ def mcp_command(
 ) -> None:
     """Serve the tools over MCP; each MCP session gets its own toolpen session."""
     need_extra("mcp", "toolpen mcp")
-    from runtime.server.config import is_loopback
+    from runtime.egress import is_loopback_host
 
-    if transport == "http" and not is_loopback(host) and not public:
+    if transport == "http" and not is_loopback_host(host) and not public:
         typer.echo(
             f"error: the MCP server has no authentication; refusing to listen on {host}. Bind to "
             "127.0.0.1 (put an authenticating proxy in front), or pass --public to do it anyway",

@@ -105,7 +105,7 @@ def run_tool(
     Exit 0 when the tool succeeded, 1 when it failed, 2 when the source or the arguments are unusable
     (then every problem the checker sees is listed as file:line:col, as `toolpen check` does).
     """
-    from runtime.cli.context import prepare_session, session_for
+    from runtime.given_context import prepare_session, session_for
     from runtime.results import ToolResult
     from runtime.store import display_url
 

@@ -61,7 +61,8 @@ def web_command(
     need_extra("serve", "toolpen web")
     import uvicorn
 
-    from runtime.web import WebConfig, create_app, is_loopback_host
+    from runtime.egress import is_loopback_host
+    from runtime.web import WebConfig, create_app
 
     if not is_loopback_host(host) and not public:
         typer.echo(

@@ -57,7 +57,7 @@ class Service:
         self.limiter = RateLimiter(config.rate, config.burst)
         self.metrics = Metrics()
         self.metrics.tenants.set(sum(1 for _ in self.tenants))
-        self.metrics.watch_pools(lambda: [tenant.runtime.pool for tenant in self.tenants])
+        self.metrics.watch_workers(lambda: [tenant.runtime.workers for tenant in self.tenants])
         self.gates = SessionGates(config.max_queued)
         # calls run here, never in the default pool that the short store reads use
         self.call_threads = ThreadPoolExecutor(config.call_threads, thread_name_prefix="toolpen-call")
@@ -83,7 +83,7 @@ class Service:
     async def readiness(self) -> dict[str, str]:
         """``ok`` or what is wrong, for the store and each tenant's worker pool."""
         checks = {"pools": "ok"}
-        if dead := [tenant.name for tenant in self.tenants if not tenant.runtime.pool.alive]:
+        if dead := [tenant.name for tenant in self.tenants if not tenant.runtime.workers.alive]:
             checks["pools"] = f"{len(dead)} worker pool(s) cannot fork workers"
         try:
             await asyncio.wait_for(asyncio.to_thread(self.tenants.store.get_session, READY_PROBE), 5.0)

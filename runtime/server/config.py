@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from runtime.egress import is_loopback_host
 from runtime.server.access_log import ACCESS_LOG_FORMATS, AccessLogFormat
 from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
 from sandbox.common.errors import InvalidArguments
@@ -61,7 +61,7 @@ class ServerConfig:
 
     def check(self) -> None:
         """Refuse a configuration that would expose an open service; raises ``InvalidArguments``."""
-        if not self.api_keys and not is_loopback(self.host):
+        if not self.api_keys and not is_loopback_host(self.host):
             raise InvalidArguments(
                 f"refusing to serve on {self.host!r} without API keys: give --api-key @FILE[=TENANT] "
                 "(or TOOLPEN_API_KEYS), or bind to a loopback address such as 127.0.0.1"
@@ -77,16 +77,6 @@ class ServerConfig:
             raise InvalidArguments("--agent, --fakes and --auth go with --app")
         if self.access_log not in ACCESS_LOG_FORMATS:
             raise InvalidArguments(f"access_log is one of {', '.join(ACCESS_LOG_FORMATS)}")
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def parse_api_keys(items: list[str]) -> dict[str, str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -15,7 +16,8 @@ from prometheus_client import (
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from runtime.pool import WorkerPool
+if TYPE_CHECKING:
+    from runtime.runtime import WorkerStatus
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -64,7 +66,7 @@ class Metrics:
             registry=self.registry,
         )
 
-    def watch_pools(self, pools: Callable[[], Iterable[WorkerPool]]) -> None:
+    def watch_workers(self, pools: Callable[[], Iterable[WorkerStatus]]) -> None:
         """Gauges of the worker pools' saturation, read from ``pools()`` at each scrape."""
         Gauge(
             "toolpen_pool_workers", "Pre-forked sandbox workers, all tenants.", registry=self.registry

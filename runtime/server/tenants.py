@@ -125,7 +125,7 @@ class Tenant:
         )
 
     def _forget(self, name: str) -> None:
-        self.runtime.registry.remove(name)
+        self.runtime.remove_tool(name)
         self._own.pop(name, None)
 
 
@@ -174,7 +174,7 @@ class Tenants:
     def close(self) -> None:
         """Stop every tenant's workers, then close the shared store."""
         for tenant in self._tenants.values():
-            tenant.runtime.pool.close()
+            tenant.runtime.close(close_store=False)
         self.store.close()
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from runtime.egress import is_loopback_host
 from runtime.web.app import create_app
-from runtime.web.guard import is_loopback_host
 from runtime.web.playground import WebConfig
 
 __all__ = ["WebConfig", "create_app", "is_loopback_host"]

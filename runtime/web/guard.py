@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import hmac
-import ipaddress
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
@@ -18,24 +17,15 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.responses import JSONResponse
 
+from runtime.egress import LOOPBACK_NAMES
+
 COOKIE = "toolpen_web_token"
 HEADER = "x-toolpen-token"
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-def is_loopback_host(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (IPv4 or IPv6)."""
-    if host.strip("[]") in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _hostname(authority: str) -> str:

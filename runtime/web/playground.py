@@ -145,14 +145,14 @@ class Playground:
         wanted = self._app_sources(edits)
         if wanted != self.app_code:
             remade = app_runtime_for(self.setup, self.listing, wanted)  # raises: the old one stays
-            self.runtime.pool.close()
+            self.runtime.close(close_store=False)
             self.runtime, self.app_code = remade, wanted
 
     def run(
         self, source: str, args: dict[str, Any], context: dict[str, Any], edits: dict[str, str]
     ) -> dict[str, Any]:
         """One call of the edited tool in the page's session, with the state before and after."""
-        from runtime.cli.context import prepare_session
+        from runtime.given_context import prepare_session
 
         with self.lock:
             try:
@@ -177,7 +177,7 @@ class Playground:
 
     def turn(self, text: str, path: str | None, edits: dict[str, str]) -> dict[str, Any]:
         """Play a turn script (as edited) in its session, started anew: each step and the state after."""
-        from runtime.cli.turn import parse_turn, play_turn
+        from runtime.turns import parse_turn, play_turn
 
         file = self._file(path) if path else None
         script = parse_turn(text, file.label if file else "the new turn")
@@ -199,7 +199,7 @@ class Playground:
             except ToolpenError as error:
                 return {"session": session, "error": error.to_dict(), "steps": [], "notes": notes}
             finally:
-                rt.pool.close()  # the store is the page's
+                rt.close(close_store=False)  # the store is the page's
             stored = self.store.get_session(session)
         if [name for name, _ in steps] == ["before_agent_callback"] and script["calls"]:
             notes.append(
@@ -225,7 +225,8 @@ class Playground:
             except (OSError, UnicodeDecodeError):
                 continue
         return {
-            kind: [labels.get(hook.source, hook.entry) for hook in hooks] for kind, hooks in rt.hooks.items()
+            kind: [labels.get(hook.source, hook.entry) for hook in hooks]
+            for kind, hooks in rt.callbacks().items()
         }
 
     def timeline(self, session: str) -> dict[str, Any]:
@@ -248,5 +249,5 @@ class Playground:
         file.disk.write_text(source, encoding="utf-8")
 
     def close(self) -> None:
-        self.runtime.pool.close()
+        self.runtime.close(close_store=False)
         self.store.close()
