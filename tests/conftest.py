@@ -27,6 +27,24 @@ def bump(n: int) -> int:
 '''
 """A tool that counts in the session's state."""
 
+NOTE_LATER = '''
+import time
+
+
+def note_later(text: str) -> str:
+    """Notes a text in the session's state, after a while."""
+    time.sleep(0.5)
+    context.state["note"] = text
+    return "noted " + text
+'''
+"""A tool that takes its time: registered ``execution_type="ASYNCHRONOUS"``, it answers pending."""
+
+READ_NOTE = '''
+def read_note() -> str:
+    """The text noted in the session's state."""
+    return context.state.get("note", "")
+'''
+
 
 @pytest.fixture
 def rt() -> Iterator[Runtime]:

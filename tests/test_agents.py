@@ -25,7 +25,7 @@ from runtime.protocols.agents import (
 )
 from runtime.store import open_store
 from samples.hosts.servers.agents_api import AgentsApiServer, call
-from tests.conftest import COUNTER
+from tests.conftest import COUNTER, NOTE_LATER
 from tests.test_formats import SEED_GET_CUSTOMER
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
@@ -143,6 +143,23 @@ def test_session_round_trip_with_the_sdk(rt: Runtime, server: AgentsApiServer) -
     ]
     sent = [post for post in server.posts if post.events[0]["type"] == "agent.session.input.tool_result"]
     assert len(sent) == 1 and sent[0].idempotency_key and sent[0].beta == "agents=v1"
+
+
+def test_an_asynchronous_tool_answers_pending_and_its_result_comes_when_the_session_is_idle(
+    server: AgentsApiServer,
+) -> None:
+    server.add_session("sess_async", [[call("note_later", text="hi")], "I will tell you.", "It is noted."])
+    with Runtime(store="memory://", pool_size=1) as rt:
+        rt.add_tool(NOTE_LATER, execution_type="ASYNCHRONOUS")
+        session = drive_session(client_for(server), "sess_async", rt, input="note hi")
+        assert session.status == "idle"
+        assert rt.store.require_session("sess_async").state == {"note": "hi"}
+    (result,) = server.tool_results("sess_async")
+    assert result["success"] is True and json.loads(result["output"]) == {"status": "pending"}
+    assert server.sessions["sess_async"].messages == ["I will tell you.", "It is noted."]
+    messages = [e for post in server.posts for e in post.events if e["type"] == "agent.session.input.message"]
+    later = messages[-1]["input"][0]["content"][0]["text"]
+    assert "note_later (call call_1)" in later and later.endswith(": noted hi")
 
 
 def test_json_output_is_a_string_and_failures_are_actionable(rt: Runtime, server: AgentsApiServer) -> None:

@@ -142,6 +142,13 @@ def test_an_asynchronous_tool_answers_pending_and_the_session_goes_on(rt: Runtim
     assert rt.store.require_session("s").state == {"now": "1", "late": "background"}
 
 
+def test_call_many_waits_for_an_asynchronous_tool_as_call_does(rt: Runtime, gauge: Gauge) -> None:
+    calls = [ToolCall("background", {"key": "late"}), ToolCall("mark", {"key": "now", "value": "1"})]
+    waited, marked = rt.call_many(calls, mode="PARALLEL", session_id="s")
+    assert gauge.answered == 1 and waited.output == {"held": True} and marked.success
+    assert rt.store.require_session("s").state == {"now": "1", "late": "background"}
+
+
 def test_a_started_call_commits_onto_the_state_the_session_has_then(rt: Runtime, gauge: Gauge) -> None:
     gauge.gate.clear()
     later = rt.start("background", {"key": "k"}, session_id="s")

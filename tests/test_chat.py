@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from runtime.protocols.chat import chat_tools, handle_tool_calls, run_chat
 from runtime.protocols.profiles import ModelProfile, load_profiles, profile_for, shape_request
 from samples.hosts.servers.openai_compatible import ScriptedChatServer, assistant, tool_call
 from sandbox.common.errors import BudgetExceeded
+from tests.conftest import NOTE_LATER
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 QWEN = "qwen/qwen3-next-80b-a3b-instruct-maas"
@@ -118,6 +120,39 @@ def test_bad_calls_become_error_messages_in_order(rt: Runtime) -> None:
     assert "ZeroDivisionError" in replies[2]["content"] or "division" in replies[2]["content"]
     assert replies[3]["content"] == "invalid_arguments: the arguments must be a JSON object, not list"
     assert json.loads(replies[4]["content"]) == 2.0
+
+
+def test_an_asynchronous_tool_answers_pending_and_its_result_comes_as_a_later_message() -> None:
+    with Runtime(store="memory://", pool_size=1) as rt:
+        rt.add_tool(NOTE_LATER, execution_type="ASYNCHRONOUS")
+        script = [
+            assistant(None, tool_call("note_later", {"text": "hi"}, "n1")),
+            assistant("I will tell you when it is noted."),
+            assistant("It is noted."),
+        ]
+        with ScriptedChatServer(script) as server:
+            run = run_chat(client_for(server), "some-model", [QUESTION], rt, session_id="chat-async")
+        assert run.final["content"] == "It is noted." and run.turns == 3
+        assert rt.store.require_session("chat-async").state == {"note": "hi"}
+    second, third = server.requests[1:]
+    (reply,) = [m for m in second["messages"] if m["role"] == "tool"]
+    assert reply["tool_call_id"] == "n1" and json.loads(reply["content"]) == {"status": "pending"}
+    later = third["messages"][-1]
+    assert later["role"] == "user" and "note_later (call n1)" in later["content"]
+    assert later["content"].endswith(": noted hi")
+
+
+def test_handle_tool_calls_answers_an_asynchronous_tool_pending() -> None:
+    with Runtime(store="memory://", pool_size=1) as rt:
+        rt.add_tool(NOTE_LATER, execution_type="ASYNCHRONOUS")
+        message = assistant(None, tool_call("note_later", {"text": "hi"}, "n1"))
+        (reply,) = handle_tool_calls(message, rt, session_id="chat-async")
+        assert json.loads(reply["content"]) == {"status": "pending"}
+        assert rt.store.require_session("chat-async").state == {}  # answered before the tool ended
+        deadline = time.monotonic() + 30
+        while rt.store.require_session("chat-async").state != {"note": "hi"}:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
 
 
 def test_turn_limit(rt: Runtime) -> None:

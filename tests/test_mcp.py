@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from mcp import Client, StdioServerParameters
 
 from runtime import Runtime
 from runtime.protocols.mcp import http_app
-from tests.conftest import COUNTER
+from tests.conftest import COUNTER, NOTE_LATER, READ_NOTE
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
@@ -106,23 +107,30 @@ def test_stdio_lists_and_calls_the_samples(tmp_path: Path) -> None:
         assert result.is_error is True and needle in result.content[0].text, (name, result.content)
 
 
+@contextmanager
+def serving(rt: Runtime) -> Iterator[str]:
+    """The URL of ``rt``'s tools served over streamable HTTP, until the block ends."""
+    server = uvicorn.Server(uvicorn.Config(http_app(rt), host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive()
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}/mcp"
+    server.should_exit = True
+    thread.join(10)
+
+
 @pytest.fixture(scope="module")
 def http_url() -> Iterator[str]:
     with Runtime(store="memory://", pool_size=1) as rt:
         rt.add_tool(sample("update_customer_loyalty_points").read_text())
         rt.add_tool(sample("get_customer").read_text(), read_only=True)
         rt.add_tool(COUNTER)
-        server = uvicorn.Server(uvicorn.Config(http_app(rt), host="127.0.0.1", port=0, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 20
-        while not server.started:
-            assert time.monotonic() < deadline and thread.is_alive()
-            time.sleep(0.02)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        yield f"http://127.0.0.1:{port}/mcp"
-        server.should_exit = True
-        thread.join(10)
+        with serving(rt) as url:
+            yield url
 
 
 async def add_points(url: str, times: int) -> list[int]:
@@ -132,6 +140,27 @@ async def add_points(url: str, times: int) -> list[int]:
             for _ in range(times)
         ]
     return [structured(result)["loyalty_points"] for result in results]
+
+
+def test_an_asynchronous_tool_answers_pending_and_commits_its_result_in_the_session() -> None:
+    async def scenario(url: str) -> tuple[Any, list[Any]]:
+        async with Client(url, mode="legacy") as client:
+            started = await client.call_tool("note_later", {"text": "hi"})
+            reads = [await client.call_tool("read_note", {})]
+            deadline = time.monotonic() + 30
+            while structured(reads[-1]) != {"result": "hi"} and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+                reads.append(await client.call_tool("read_note", {}))
+        return started, reads
+
+    with Runtime(store="memory://", pool_size=1) as rt:
+        rt.add_tool(NOTE_LATER, execution_type="ASYNCHRONOUS")
+        rt.add_tool(READ_NOTE)
+        with serving(rt) as url:
+            started, reads = asyncio.run(scenario(url))
+    assert structured(started) == {"status": "pending"}
+    assert structured(reads[0]) == {"result": ""}  # answered before the tool ended
+    assert structured(reads[-1]) == {"result": "hi"}
 
 
 def test_http_keeps_one_toolpen_session_per_mcp_session(http_url: str) -> None:
