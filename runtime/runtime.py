@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from runtime.callbacks import Hook, parse_hooks
 from runtime.egress import EgressPolicy
@@ -48,10 +48,23 @@ from sandbox.common.walls import WALLS_MODES, WallsMode
 if TYPE_CHECKING:
     from runtime.store import Store
 
-__all__ = ["Runtime", "ToolResult", "WorkerStatus"]
+__all__ = ["Runtime", "ToolResult", "TurnOptions", "WorkerStatus"]
 
 AGENT_CALLBACKS = ("before_agent", "after_agent", "before_model", "after_model")
 """Callback kinds a host runs itself with ``run_callbacks``; tool callbacks run around every call."""
+
+
+class TurnOptions(TypedDict, total=False):
+    """The options of ``run_turn`` and ``call_many`` (each as ``call``'s, where it has it)."""
+
+    mode: ToolExecutionMode | None
+    """How the calls run together: ``PARALLEL`` or ``SEQUENTIAL``; None: the runtime's."""
+    context: dict[str, Any] | None
+    """The context every call shares (each has its own ``function_call_id``)."""
+    session_id: str | None
+    user_id: str | None
+    lock_wait: float
+    """Seconds each call may wait for the session's lock (60 s by default, then ``busy``)."""
 
 
 @dataclass(frozen=True)
@@ -309,19 +322,10 @@ class Runtime:
             return future
         return self.unit_of_work.start(plan)
 
-    def run_turn(
-        self,
-        calls: Sequence[ToolCall],
-        *,
-        mode: ToolExecutionMode | None = None,
-        context: dict[str, Any] | None = None,
-        session_id: str | None = None,
-        user_id: str | None = None,
-        lock_wait: float = LOCK_TIMEOUT,
-    ) -> list[TurnCall]:
+    def run_turn(self, calls: Sequence[ToolCall], **options: Unpack[TurnOptions]) -> list[TurnCall]:
         """Run the tool calls one model turn selected, as CES runs them (``runtime/execution.py``):
         the one turn runner of turn scripts, the protocol loops (Chat Completions, the Agents API,
-        MCP) and apps.
+        MCP) and apps. ``options`` are ``TurnOptions``.
 
         An ``ASYNCHRONOUS`` tool starts (``start``) and answers at once ``{"status": "pending"}``,
         its ``TurnCall.later`` the future of its result. The others run by ``mode`` (else the
@@ -329,18 +333,9 @@ class Runtime:
         before them (the asynchronous ones start first, from that same state), committed in the
         given order; ``SEQUENTIAL`` one after the other, each seeing the state the previous one
         left. Answers in the calls' order; a call without a call id gets one of its own."""
-        return self._turn(calls, mode, context, session_id, user_id, lock_wait, start_asynchronous=True)
+        return self._turn(calls, TurnOptions(**options), start_asynchronous=True)
 
-    def call_many(
-        self,
-        calls: Sequence[ToolCall],
-        *,
-        mode: ToolExecutionMode | None = None,
-        context: dict[str, Any] | None = None,
-        session_id: str | None = None,
-        user_id: str | None = None,
-        lock_wait: float = LOCK_TIMEOUT,
-    ) -> list[ToolResult]:
+    def call_many(self, calls: Sequence[ToolCall], **options: Unpack[TurnOptions]) -> list[ToolResult]:
         """``run_turn``, waiting for every result: an ``ASYNCHRONOUS`` tool runs like the others
         (as ``call`` runs it).
 
@@ -348,53 +343,37 @@ class Runtime:
         sees another's changes), and commit in the given order, so for a key several of them
         set the last one's value is kept. ``SEQUENTIAL``: one after the other, each seeing the
         state the previous one left. Results in the given order; each call has its own call id."""
-        turn = self._turn(calls, mode, context, session_id, user_id, lock_wait, start_asynchronous=False)
+        turn = self._turn(calls, TurnOptions(**options), start_asynchronous=False)
         return [answered.result for answered in turn]
 
     def _turn(
-        self,
-        calls: Sequence[ToolCall],
-        mode: ToolExecutionMode | None,
-        context: dict[str, Any] | None,
-        session_id: str | None,
-        user_id: str | None,
-        lock_wait: float,
-        *,
-        start_asynchronous: bool,
+        self, calls: Sequence[ToolCall], options: TurnOptions, *, start_asynchronous: bool
     ) -> list[TurnCall]:
         """The turn runner: ``run_turn``, or with ``start_asynchronous=False`` ``call_many``."""
-        mode = parse_tool_execution_mode(mode or self.tool_execution_mode)
-        shared = {key: value for key, value in (context or {}).items() if key != "function_call_id"}
+        mode = parse_tool_execution_mode(options.get("mode") or self.tool_execution_mode)
+        context = options.get("context") or {}
+        shared = {key: value for key, value in context.items() if key != "function_call_id"}
+        session_id, user_id = options.get("session_id"), options.get("user_id")
+        lock_wait = options.get("lock_wait", LOCK_TIMEOUT)
         calls = [call if call.call_id else replace(call, call_id=new_id("call")) for call in calls]
         answered: dict[int, TurnCall] = {}
         together: list[int] = []
         for index, call in enumerate(calls):
-            if start_asynchronous and self._is_asynchronous(call.tool):
-                later = self.start(
-                    call.tool,
-                    call.args,
-                    context=shared,
-                    session_id=session_id,
-                    call_id=call.call_id,
-                    user_id=user_id,
-                    lock_wait=lock_wait,
-                )
-                assert call.call_id is not None
-                pending = ToolResult(True, dict(PENDING_OUTPUT), call_id=call.call_id, session_id=session_id)
-                answered[index] = TurnCall(call, pending, later)
-            elif mode == "SEQUENTIAL":
-                result = self.call(
-                    call.tool,
-                    call.args,
-                    context=shared,
-                    session_id=session_id,
-                    call_id=call.call_id,
-                    user_id=user_id,
-                    lock_wait=lock_wait,
-                )
-                answered[index] = TurnCall(call, result)
-            else:
+            asynchronous = start_asynchronous and self._is_asynchronous(call.tool)
+            if mode == "PARALLEL" and not asynchronous:
                 together.append(index)
+                continue
+            run = self.start if asynchronous else self.call
+            done = run(
+                call.tool,
+                call.args,
+                context=shared,
+                session_id=session_id,
+                call_id=call.call_id,
+                user_id=user_id,
+                lock_wait=lock_wait,
+            )
+            answered[index] = _answered(call, done, session_id)
         plans = [
             self._plan(calls[i].tool, calls[i].args, shared, session_id, calls[i].call_id, user_id, lock_wait)
             for i in together
@@ -513,6 +492,14 @@ class Runtime:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _answered(call: ToolCall, done: ToolResult | Future[ToolResult], session_id: str | None) -> TurnCall:
+    """A call's result, or a started call's pending answer and its future."""
+    if isinstance(done, ToolResult):
+        return TurnCall(call, done)
+    pending = ToolResult(True, dict(PENDING_OUTPUT), call_id=call.call_id or "", session_id=session_id)
+    return TurnCall(call, pending, done)
 
 
 def _checked_timeout(timeout: float | None) -> float | None:
