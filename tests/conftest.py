@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +76,20 @@ def sqlite_url(tmp_path: Path) -> str:
 def service_params(urls: list[str]) -> list[Any]:
     """PostgreSQL and Redis URLs as test parameters marked ``services``, each named by its URL."""
     return [pytest.param(url, id=url, marks=pytest.mark.services) for url in urls]
+
+
+@contextmanager
+def serving_app(app: Any, **options: Any) -> Iterator[str]:
+    """``app`` (ASGI) on uvicorn in a thread, with uvicorn ``options``; yields its base URL."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    server.should_exit = True
+    thread.join(15)

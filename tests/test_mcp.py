@@ -6,7 +6,6 @@ import asyncio
 import json
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,12 +14,11 @@ from typing import Any
 
 import pytest
 import requests
-import uvicorn
 from mcp import Client, StdioServerParameters
 
 from runtime import Runtime
 from runtime.protocols.mcp import http_app
-from tests.conftest import COUNTER, NOTE_LATER, READ_NOTE
+from tests.conftest import COUNTER, NOTE_LATER, READ_NOTE, serving_app
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 TOOLPEN = [sys.executable, "-c", "from runtime.cli import main; main()"]
@@ -110,17 +108,8 @@ def test_stdio_lists_and_calls_the_samples(tmp_path: Path) -> None:
 @contextmanager
 def serving(rt: Runtime) -> Iterator[str]:
     """The URL of ``rt``'s tools served over streamable HTTP, until the block ends."""
-    server = uvicorn.Server(uvicorn.Config(http_app(rt), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive()
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}/mcp"
-    server.should_exit = True
-    thread.join(10)
+    with serving_app(http_app(rt)) as base:
+        yield f"{base}/mcp"
 
 
 @pytest.fixture(scope="module")

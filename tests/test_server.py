@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
-import uvicorn
 from openapi_spec_validator import validate
 
 from runtime.server import ServerConfig, create_app, parse_api_keys
 from sandbox.common.errors import InvalidArguments
+from tests.conftest import serving_app
 
 KEY_A = "key-of-tenant-a-0123456789"
 KEY_B = "key-of-tenant-b-0123456789"
@@ -51,16 +49,8 @@ def secret_of_a(word: str) -> str:
 
 def serve(config: ServerConfig) -> Iterator[str]:
     """Run ``create_app(config)`` on uvicorn in a thread; yield its base URL."""
-    server = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(15)
+    with serving_app(create_app(config)) as url:
+        yield url
 
 
 def tool_files(folder: Path, **sources: str) -> tuple[Path, ...]:

@@ -16,30 +16,19 @@ from pathlib import Path
 
 import pytest
 import requests
-import uvicorn
 from test_fairness import SLOW
 from test_server import KEY_A, auth, call, tool_files
 from test_store import POSTGRES_URLS, fresh_postgres
 
 from runtime.server import ServerConfig, create_app, parse_api_keys
 from runtime.server.timeouts import uvicorn_options
+from tests.conftest import serving_app
 
 
 def serve(config: ServerConfig) -> Iterator[str]:
     """``create_app(config)`` on uvicorn with the options `toolpen serve` uses; yields its URL."""
-    options = uvicorn_options(config.header_timeout)
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(config), host="127.0.0.1", port=0, log_level="warning", **options)
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(15)
+    with serving_app(create_app(config), **uvicorn_options(config.header_timeout)) as url:
+        yield url
 
 
 def config(folder: Path, store: str | None = None, **options: object) -> ServerConfig:
