@@ -8,22 +8,15 @@
   ``PARALLEL`` (the default) runs them at once against the same context, ``SEQUENTIAL`` one after
   the other, each seeing the context the previous one left.
 
-Also the one call type of a model turn, :class:`ToolCall`, and what the one turn runner
-(``Runtime.run_turn``) answers for each, :class:`TurnCall`: every caller of several calls (turn
-scripts, the Chat Completions, Agents API and MCP loops, apps) speaks these two.
+The call types a turn runner takes and answers (``ToolCall``, ``TurnCall``) are ``runtime/calls.py``.
 """
 
 from __future__ import annotations
 
 import re
-from concurrent.futures import Future
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Literal, cast
 
 from sandbox.common.errors import InvalidArguments
-
-if TYPE_CHECKING:
-    from runtime.results import ToolResult
 
 ExecutionType = Literal["SYNCHRONOUS", "ASYNCHRONOUS"]
 EXECUTION_TYPES: tuple[ExecutionType, ...] = ("SYNCHRONOUS", "ASYNCHRONOUS")
@@ -33,30 +26,6 @@ TOOL_EXECUTION_MODES: tuple[ToolExecutionMode, ...] = ("PARALLEL", "SEQUENTIAL")
 
 CES_TIMEOUTS: dict[ExecutionType, float] = {"SYNCHRONOUS": 30.0, "ASYNCHRONOUS": 60.0}
 """CES's default timeout of a tool, by execution type, in seconds."""
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """One tool call a model turn selected: the tool, its arguments, and its call id (None: a new one)."""
-
-    tool: str
-    args: dict[str, Any] = field(default_factory=dict)
-    call_id: str | None = None
-
-
-PENDING_OUTPUT: dict[str, Any] = {"status": "pending"}
-"""What a started asynchronous tool answers at once (the model is told the result comes later)."""
-
-
-@dataclass(frozen=True)
-class TurnCall:
-    """One call of a model turn as the turn runner answered it: its result, or, for an
-    ``ASYNCHRONOUS`` tool it started, its pending answer (``PENDING_OUTPUT``) and the future of its
-    result (``later``: the same call id, committed when the tool ends)."""
-
-    call: ToolCall
-    result: ToolResult
-    later: Future[ToolResult] | None = None
 
 
 _DURATION = re.compile(r"^(\d+(?:\.\d{1,9})?)s$")

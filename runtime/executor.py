@@ -10,20 +10,16 @@ same tool callbacks. A session call's snapshot carries no events: the worker ask
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import json
 import os
-import threading
-import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook
+from runtime.calls import Invocation, Outcome
 from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
-from runtime.state import NO_CHANGE, StateDelta
+from runtime.state import NO_CHANGE
 from sandbox.common.errors import (
     BudgetExceeded,
     OutputTooLarge,
@@ -36,81 +32,18 @@ from sandbox.common.limits import Limits
 from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
-    from runtime.http import HttpBroker, RequestBudget
+    from runtime.http import HttpBroker
 
 
-MAX_RUNNING = 16
-"""Nested calls of one top-level call that may run at the same time (each holds a worker)."""
 ANSWER_ROOM = 0.1
 """Seconds before the call's deadline at which an HTTP request gives up: the tool then still has
 time to receive the timeout and answer (``ces_requests.Timeout`` is the tool's to catch)."""
-
-
-@dataclass
-class Invocation:
-    """What a top-level call shares with the calls it makes: one deadline and its budgets."""
-
-    deadline: float
-    max_depth: int
-    max_calls: int
-    http_budget: RequestBudget
-    calls: int = 0
-    faked: bool = False
-    read_events: Callable[[], list[dict[str, Any]]] | None = None
-    """Reads the session's events (JSON) when a step's code first asks for them; None when
-    they travel in the snapshot (a call without a session)."""
-    _events: list[dict[str, Any]] | None = None
-    _running: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    """Nested calls started through ``async_tools`` run in threads of their own."""
-
-    def remaining(self) -> float:
-        return self.deadline - time.monotonic()
-
-    @contextlib.contextmanager
-    def nested_call(self) -> Iterator[None]:
-        """One more nested call while the block runs; ``BudgetExceeded`` past ``max_calls`` in all,
-        or past ``MAX_RUNNING`` running at once (``async_tools`` calls run side by side, each in a
-        worker: refused rather than queued, since a queued call's caller may hold a slot)."""
-        with self._lock:
-            if self.calls >= self.max_calls:
-                raise BudgetExceeded(f"more than {self.max_calls} tool calls in one call")
-            if self._running >= MAX_RUNNING:
-                raise BudgetExceeded(f"more than {MAX_RUNNING} tool calls of one call running at once")
-            self.calls += 1
-            self._running += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._running -= 1
-
-    def events(self) -> list[dict[str, Any]]:
-        """The session's events, read once for all the steps of the call."""
-        with self._lock:
-            if self._events is None:
-                self._events = self.read_events() if self.read_events is not None else []
-            return self._events
 
 
 _CALL_PATH: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("toolpen_call_path", default=())
 """The tools a nested call was reached through (outermost first). A context variable, not a
 field of the invocation: calls started through ``async_tools`` run side by side, each on its
 own path (the pool answers them in threads that copy the caller's context)."""
-
-
-@dataclass
-class Outcome:
-    """The result of one run, before anything is committed."""
-
-    success: bool
-    output: Any = None
-    error: ToolpenError | None = None
-    state_delta: StateDelta = field(default_factory=StateDelta)
-    logs: str = ""
-    faked: bool = False
-    replaced_by: str | None = None
-    """The tool callback whose return value stood in for the tool's (or for its result)."""
 
 
 class Trail:

@@ -17,17 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from runtime.callbacks import Hook, parse_hooks
+from runtime.calls import PENDING_OUTPUT, CallPlan, Invocation, Outcome, ToolCall, TurnCall
 from runtime.egress import EgressPolicy
 from runtime.execution import (
-    PENDING_OUTPUT,
     ExecutionType,
-    ToolCall,
     ToolExecutionMode,
-    TurnCall,
     parse_execution_type,
     parse_tool_execution_mode,
 )
-from runtime.executor import Executor, Invocation, Outcome
+from runtime.executor import Executor
 from runtime.pool import WorkerPool
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptions
 from runtime.results import ToolResult
@@ -35,7 +33,7 @@ from runtime.schema import derive_spec
 from runtime.schema.formats import lower
 from runtime.shared_scopes import call_scopes
 from runtime.store import LOCK_TIMEOUT, open_store
-from runtime.unit_of_work import CallPlan, UnitOfWork, new_id
+from runtime.unit_of_work import UnitOfWork, new_id
 from sandbox.common.errors import (
     InvalidArguments,
     InvalidSource,

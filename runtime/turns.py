@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from runtime.execution import ToolCall, TurnCall, parse_tool_execution_mode
+from runtime.calls import ToolCall, TurnCall
+from runtime.execution import parse_tool_execution_mode
 from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:

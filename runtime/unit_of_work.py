@@ -23,23 +23,18 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
-from runtime.executor import Invocation, Outcome
+from runtime.calls import CallPlan, Invocation, Outcome
 from runtime.results import ToolResult
 from runtime.state import SHARED_SCOPES, Scope, scope_of, without_temp_keys
-from runtime.store import LOCK_TIMEOUT
 from sandbox.common.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker
     from runtime.session import Event, Session
     from runtime.store import Store
-
-Steps = Callable[[dict[str, Any], Invocation], Outcome]
-"""The work of one call: from a context snapshot to an outcome."""
 
 MAX_TOGETHER = 8
 """Calls of one model turn that run at the same time (``run_together``); more wait for a thread."""
@@ -52,27 +47,6 @@ the usual order, so a short wait: a ``conflict`` rather than a deadlock)."""
 def new_id(prefix: str) -> str:
     """A fresh id such as ``call_3f2a...`` (20 random hex digits; a uuid4 object costs 4x more)."""
     return f"{prefix}_{os.urandom(10).hex()}"
-
-
-@dataclass(frozen=True)
-class CallPlan:
-    """One call as the runtime decided it: what runs, under which ids, and how it is recorded."""
-
-    name: str
-    args: dict[str, Any]
-    steps: Steps
-    context: dict[str, Any]
-    call_id: str
-    session_id: str | None
-    user_id: str
-    idempotent: bool
-    wall_time: float
-    tool_events: bool = True
-    """Record the call as a function call and response; otherwise only a state change is recorded."""
-    shared_scopes: frozenset[Scope] = frozenset()
-    """The shared scopes (``app:``, ``user:``) the call may touch: locked from the read to the commit."""
-    lock_wait: float = LOCK_TIMEOUT
-    """Seconds the call may wait for its session's lock (then ``busy``); not part of ``wall_time``."""
 
 
 class UnitOfWork:

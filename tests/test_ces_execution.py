@@ -20,7 +20,7 @@ import pytest
 
 from runtime import EgressPolicy, Runtime
 from runtime.app import app_runtime, load_app
-from runtime.execution import ToolCall
+from runtime.calls import ToolCall
 from sandbox.common.errors import InvalidApp, InvalidArguments
 from tests.httpd import Handler, LocalServer, serve
 

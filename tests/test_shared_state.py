@@ -23,9 +23,8 @@ import pytest
 from test_store import STORE_URLS, fresh_store
 
 from runtime import Runtime
-from runtime.executor import Invocation, Outcome
+from runtime.calls import CallPlan, Invocation, Outcome
 from runtime.state import Scope, StateDelta
-from runtime.unit_of_work import CallPlan
 from sandbox.common.errors import Conflict
 from sandbox.common.limits import Limits
 

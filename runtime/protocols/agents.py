@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import httpx2
 from openai import APIConnectionError
 
-from runtime.execution import ToolCall, TurnCall
+from runtime.calls import ToolCall, TurnCall
 from runtime.protocols import (
     error_text,
     finished_text,

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from runtime.execution import ToolCall, TurnCall
+from runtime.calls import ToolCall, TurnCall
 from runtime.protocols import (
     TOOL_SEARCH,
     TOOL_SEARCH_DESCRIPTION,

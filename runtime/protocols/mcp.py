@@ -31,7 +31,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from runtime.execution import ToolCall
+from runtime.calls import ToolCall
 from runtime.protocols import error_text, run_calls
 from runtime.results import ToolResult
 from sandbox.common.errors import InvalidArguments
