@@ -16,13 +16,12 @@ from importlib import import_module as _import_module
 
 if _typing.TYPE_CHECKING:
     from runtime.callbacks import Hook
+    from runtime.calls import ToolCall, TurnCall
     from runtime.check import check_source
     from runtime.egress import EgressPolicy
-    from runtime.execution import ToolCall
     from runtime.registry import Tool, ToolOptions
     from runtime.results import ToolResult
     from runtime.runtime import Runtime
-    from runtime.turns import TurnCall, run_tool_calls
     from sandbox.common.diagnostics import Diagnostic
     from sandbox.common.errors import (
         ArgumentError,
@@ -69,13 +68,12 @@ _EXPORTS = {
     "Limits": "sandbox.common.limits",
     "Runtime": "runtime.runtime",
     "Tool": "runtime.registry",
-    "ToolCall": "runtime.execution",
+    "ToolCall": "runtime.calls",
     "ToolOptions": "runtime.registry",
     "ToolResult": "runtime.results",
-    "TurnCall": "runtime.turns",
+    "TurnCall": "runtime.calls",
     "WallsMode": "sandbox.common.walls",
     "check_source": "runtime.check",
-    "run_tool_calls": "runtime.turns",
     # the error kinds, family by family (``sandbox/common/errors.py``)
     "ToolpenError": "sandbox.common.errors",
     "SourceError": "sandbox.common.errors",
@@ -158,7 +156,6 @@ __all__ = [
     "WallsMode",
     "WorkerCrashed",
     "check_source",
-    "run_tool_calls",
 ]
 
 
