@@ -36,6 +36,7 @@ __all__ = [
     "has_deferred",
     "output_text",
     "parse_arguments",
+    "refused",
     "run_call",
     "run_calls",
     "run_chat",
