@@ -21,8 +21,8 @@ import time
 from typing import Any
 
 from runtime import Runtime
-from runtime.pool import WorkerReply
 from sandbox.common.limits import Limits
+from sandbox.messages import Done
 
 TRIVIAL = 'def add(a: int, b: int) -> int:\n    """Adds two numbers."""\n    return a + b\n'
 ARGS = {"a": 1, "b": 2}
@@ -32,8 +32,8 @@ DONE = {"success": True, "output": 3, "state_delta": {"set": {}, "deleted": []},
 class StandIn:
     """A pool whose every worker answers at once with ``DONE``, decoded as the pool decodes it."""
 
-    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> WorkerReply:
-        return WorkerReply.decode(DONE)
+    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> Done:
+        return Done.decode(DONE)
 
 
 class Recorder:
@@ -43,7 +43,7 @@ class Recorder:
         self.pool = pool
         self.sent: tuple[dict[str, Any], Limits] | None = None
 
-    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> WorkerReply:
+    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> Done:
         self.sent = (job, limits)
         return self.pool.run(job, limits, rpc)
 

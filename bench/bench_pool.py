@@ -15,8 +15,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from runtime.pool import WorkerPool
 from sandbox.common.limits import Limits
+from sandbox.process.pool import WorkerPool
 from sandbox.wire import recv_frame, send_frame
 
 SOURCE = "def add(a: int, b: int) -> int:\n    return a + b\n"

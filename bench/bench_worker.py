@@ -28,8 +28,8 @@ from collections.abc import Callable
 
 from bench_pool import JOB, LIMITS, SOURCE, no_rpc
 
-from runtime.pool import WorkerPool
 from sandbox.process.forking import fork, reseed
+from sandbox.process.pool import WorkerPool
 
 CALLS = 1000
 LIBRARIES = "import numpy\nfrom google.protobuf import struct_pb2\n"

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from runtime.callbacks import Hook
 from runtime.calls import Invocation, Outcome
-from runtime.pool import WorkerPool, WorkerReply
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool
 from runtime.state import NO_CHANGE
 from sandbox.common.errors import (
@@ -30,6 +29,8 @@ from sandbox.common.errors import (
 )
 from sandbox.common.limits import Limits
 from sandbox.common.walls import WallsMode
+from sandbox.messages import Done
+from sandbox.process.pool import WorkerPool
 
 if TYPE_CHECKING:
     from runtime.http import HttpBroker
@@ -60,7 +61,7 @@ class Trail:
             return self.base
         return {**self.base, "state": self.delta.apply_to(self.base.get("state") or {})}
 
-    def absorb(self, reply: WorkerReply) -> None:
+    def absorb(self, reply: Done) -> None:
         """Take a step's logs and, if it succeeded, its state delta."""
         self.logs.append(reply.logs)
         if reply.success:
@@ -202,7 +203,7 @@ class Executor:
 
     def _run_tool(
         self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
-    ) -> WorkerReply:
+    ) -> Done:
         if isinstance(tool, PythonTool):
             job = {"source": tool.source, "entry": tool.name, "args": args}
             return self._in_worker(job, self.limits_for(tool), snapshot, invocation)
@@ -210,12 +211,12 @@ class Executor:
             output = tool.operation.invoke(
                 args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
             )
-            return WorkerReply(output=output)
+            return Done(output=output)
         raise PolicyViolation(f"tool {tool.name!r} has no way to run")
 
     def _in_worker(
         self, job: dict[str, Any], limits: Limits, snapshot: dict[str, Any], invocation: Invocation
-    ) -> WorkerReply:
+    ) -> Done:
         """Run one job (a dict of the caller's own, completed here) in a sandbox worker within the
         invocation's deadline."""
         remaining = invocation.remaining()
@@ -267,7 +268,7 @@ class Executor:
         return {"output": outcome.output, "state_delta": outcome.state_delta.to_dict()}
 
 
-def within_state_limit(reply: WorkerReply, state: dict[str, Any], limit: int) -> WorkerReply:
+def within_state_limit(reply: Done, state: dict[str, Any], limit: int) -> Done:
     """``reply``, or ``output_too_large`` when the state its delta leaves is over ``limit`` bytes of JSON.
 
     The worker checks this too, but the host does not take a worker's word for it: tool code that
@@ -279,7 +280,7 @@ def within_state_limit(reply: WorkerReply, state: dict[str, Any], limit: int) ->
     if size <= limit:
         return reply
     error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
-    return WorkerReply(error=error, logs=reply.logs)
+    return Done(error=error, logs=reply.logs)
 
 
 def _write_back(given: dict[str, Any] | None, edited: Any) -> None:

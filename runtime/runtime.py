@@ -26,7 +26,6 @@ from runtime.execution import (
     parse_tool_execution_mode,
 )
 from runtime.executor import Executor
-from runtime.pool import WorkerPool
 from runtime.registry import EndpointTool, PythonTool, Registry, Tool, ToolOptions
 from runtime.results import ToolResult
 from runtime.schema import derive_spec
@@ -42,6 +41,7 @@ from sandbox.common.errors import (
 )
 from sandbox.common.limits import Limits
 from sandbox.common.walls import WALLS_MODES, WallsMode
+from sandbox.process.pool import WorkerPool
 
 if TYPE_CHECKING:
     from runtime.store import Store

@@ -1,51 +1,29 @@
-"""State deltas and key scopes: what a call changes, and where each key lives.
+"""What the host adds to state deltas and key scopes (``sandbox.common.state_delta``): the shared
+scopes, and a state seen without its ``temp:`` keys.
 
-A session's visible state merges three scopes, told apart by the key's prefix:
-
-- ``app:key``: shared by every session of the app;
-- ``user:key``: shared by the sessions of one (app, user);
-- ``key`` (no prefix): this session only;
-- ``temp:key``: visible during one invocation, never stored.
-
-A tool never writes state directly: it returns a :class:`StateDelta` (keys set and deleted),
-which the store commits atomically with the call's events (see ``runtime/store/base.py``).
 Plain Python only: the call path imports this module, while the session models
 (``runtime/session.py``, pydantic) load with the first store.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from enum import StrEnum
-from functools import cached_property
-from itertools import chain, repeat
+from itertools import repeat
 from typing import Any
 
-from sandbox.common.errors import InvalidState
+from sandbox.common.state_delta import NO_CHANGE, Scope, StateDelta, encode_json, scope_of
 
-
-class Scope(StrEnum):
-    """Where a state key lives, chosen by its prefix."""
-
-    APP = "app"
-    USER = "user"
-    SESSION = "session"
-    TEMP = "temp"
-
-
-_PREFIXES = {"app:": Scope.APP, "user:": Scope.USER, "temp:": Scope.TEMP}
+__all__ = [
+    "NO_CHANGE",
+    "SHARED_SCOPES",
+    "Scope",
+    "StateDelta",
+    "encode_json",
+    "scope_of",
+    "without_temp_keys",
+]
 
 SHARED_SCOPES = frozenset({Scope.APP, Scope.USER})
 """The scopes shared by several sessions."""
-
-
-def scope_of(key: str) -> Scope:
-    """The scope of a state key: ``app:``, ``user:``, ``temp:`` or (no prefix) the session."""
-    for prefix, scope in _PREFIXES.items():
-        if key.startswith(prefix):
-            return scope
-    return Scope.SESSION
 
 
 def without_temp_keys(state: dict[str, Any]) -> dict[str, Any]:
@@ -54,113 +32,3 @@ def without_temp_keys(state: dict[str, Any]) -> dict[str, Any]:
     if not any(map(str.startswith, state, repeat("temp:"))):
         return state
     return {key: value for key, value in state.items() if not key.startswith("temp:")}
-
-
-def encode_json(value: Any, what: str) -> str:
-    """Strict JSON text of ``value`` (no NaN/Infinity); raises ``InvalidState`` naming ``what``."""
-    try:
-        return json.dumps(value, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise InvalidState(f"{what} is not JSON: {exc}") from None
-
-
-@dataclass(frozen=True)
-class StateDelta:
-    """What one call changed in the state: keys set (to JSON values) and keys deleted.
-
-    Its JSON shape is ``{"set": {key: value}, "deleted": [key, ...]}``. A key both set and
-    deleted is deleted.
-    """
-
-    set: dict[str, Any] = field(default_factory=dict)
-    deleted: list[str] = field(default_factory=list)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> StateDelta:
-        """Read the JSON shape (``None`` is the empty delta); raises ``InvalidState`` if malformed."""
-        if data is None:
-            return NO_CHANGE
-        if not isinstance(data, dict) or set(data) - {"set", "deleted"}:
-            raise InvalidState('a state delta is {"set": {...}, "deleted": [...]}')
-        to_set = data.get("set") or {}
-        deleted = data.get("deleted") or []
-        if not to_set and not deleted:
-            return NO_CHANGE
-        if not isinstance(to_set, dict) or not all(isinstance(k, str) for k in to_set):
-            raise InvalidState("state delta 'set' must map string keys to values")
-        if not isinstance(deleted, list) or not all(isinstance(k, str) for k in deleted):
-            raise InvalidState("state delta 'deleted' must be a list of string keys")
-        return cls(dict(to_set), list(deleted))
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape ``{"set": {...}, "deleted": [...]}``."""
-        return {"set": dict(self.set), "deleted": list(self.deleted)}
-
-    def __bool__(self) -> bool:
-        return bool(self.set or self.deleted)
-
-    @cached_property
-    def _parts(self) -> dict[Scope, StateDelta]:
-        """This delta split by scope, in one pass over its keys (a delta is not changed once made)."""
-        sets: dict[Scope, dict[str, Any]] = {}
-        deleted: dict[Scope, list[str]] = {}
-        for key, value in self.set.items():
-            sets.setdefault(scope_of(key), {})[key] = value
-        for key in self.deleted:
-            deleted.setdefault(scope_of(key), []).append(key)
-        return {scope: StateDelta(sets.get(scope, {}), deleted.get(scope, [])) for scope in {*sets, *deleted}}
-
-    def only(self, *scopes: Scope) -> StateDelta:
-        """The part of this delta whose keys are in one of ``scopes``."""
-        if len(scopes) == 1:
-            return self._parts.get(scopes[0]) or StateDelta()
-        return StateDelta(
-            {k: v for k, v in self.set.items() if scope_of(k) in scopes},
-            [k for k in self.deleted if scope_of(k) in scopes],
-        )
-
-    def scopes(self) -> frozenset[Scope]:
-        """The scopes of the keys this delta sets or deletes."""
-        return frozenset(self._parts)
-
-    def without_temp(self) -> StateDelta:
-        """This delta minus the ``temp:`` keys (what gets stored and recorded in events); itself
-        when it has none."""
-        if not any(map(str.startswith, chain(self.set, self.deleted), repeat("temp:"))):
-            return self
-        return self.only(Scope.APP, Scope.USER, Scope.SESSION)
-
-    def apply_to(self, state: dict[str, Any]) -> dict[str, Any]:
-        """A new state: ``state`` with this delta's keys set, then its deleted keys removed."""
-        result = {**state, **self.set}
-        for key in self.deleted:
-            result.pop(key, None)
-        return result
-
-    def then(self, later: StateDelta) -> StateDelta:
-        """One delta with the effect of this one followed by ``later`` (one of them when the other is empty)."""
-        if not later:
-            return self
-        if not self:
-            return later
-        later_deleted = set(later.deleted)
-        changed = {k: v for k, v in self.set.items() if k not in later_deleted}
-        changed.update(later.set)
-        deleted = [k for k in self.deleted if k not in later.set]
-        earlier = set(deleted)
-        deleted += [k for k in later.deleted if k not in earlier]
-        return StateDelta(changed, deleted)
-
-    def check_json(self) -> None:
-        """Raise ``InvalidState`` (naming the key) if a value set is not JSON: one encoding of
-        them all, then key by key only to name the culprit."""
-        try:
-            encode_json(self.set, "the state delta")
-        except InvalidState:
-            for key, value in self.set.items():
-                encode_json(value, f"state key {key!r}")
-            raise
-
-
-NO_CHANGE = StateDelta()
-"""The empty delta, shared (a delta is never changed once made): most calls change nothing."""

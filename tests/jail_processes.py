@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from runtime.pool import WorkerPool
+from sandbox.process.pool import WorkerPool
 
 
 def jail_pids(root: int) -> set[int]:

@@ -13,10 +13,11 @@ import time
 
 import pytest
 
-from runtime.jail import bwrap_command, find_bwrap
-from runtime.pool import PACKAGE_ROOT, WorkerPool
 from sandbox.common.errors import IsolationUnavailable
 from sandbox.common.limits import Limits
+from sandbox.process.bwrap import bwrap_command, find_bwrap
+from sandbox.process.pool import WorkerPool
+from sandbox.process.zygote_link import PACKAGE_ROOT
 
 # Runs inside the jail with the real builtins: reports what it can see and do.
 LOOK_AROUND = textwrap.dedent(
@@ -110,7 +111,7 @@ def test_the_pool_refuses_when_bubblewrap_cannot_build_the_jail():
 def test_opting_out_warns_once_per_process_and_runs_unjailed():
     script = textwrap.dedent(
         """
-        from runtime.pool import WorkerPool
+        from sandbox.process.pool import WorkerPool
         from sandbox.common.limits import Limits
         job = {"source": "def f():\\n    return 7\\n", "entry": "f", "args": {}, "context": {}}
         for _ in range(2):
@@ -202,7 +203,7 @@ def test_an_installation_under_tmp_is_bound_on_top_of_the_jails_tmp(tmp_path):
     assert str(tmp_path).startswith("/tmp/")
     for package in ("runtime", "sandbox"):
         shutil.copytree(os.path.join(PACKAGE_ROOT, package), tmp_path / package)
-    script = "from runtime.pool import WorkerPool\nfrom sandbox.common.limits import Limits\n" + (
+    script = "from sandbox.process.pool import WorkerPool\nfrom sandbox.common.limits import Limits\n" + (
         "with WorkerPool(size=1) as pool:\n"
         "    print(pool.run({'source': 'def f():\\n    return 7\\n', 'entry': 'f'}, Limits(), None).output)\n"
     )
@@ -237,7 +238,7 @@ WITHOUT_LIBSECCOMP = textwrap.dedent(
     # as on a machine without libseccomp: pyseccomp finds no library (and raises RuntimeError)
     ctypes.util.find_library = lambda name: None if name == "seccomp" else found(name)
     from sandbox.common.errors import IsolationUnavailable
-    from runtime.pool import WorkerPool
+    from sandbox.process.pool import WorkerPool
     from sandbox.common.limits import Limits
     try:
         WorkerPool(size=1)
@@ -269,7 +270,7 @@ def test_without_libseccomp_the_pool_refuses_unless_weak_isolation_is_allowed():
 KILLED_HOST = textwrap.dedent(
     """
     import json, os, time
-    from runtime.pool import WorkerPool
+    from sandbox.process.pool import WorkerPool
     from sandbox.common.limits import Limits
     pool = WorkerPool(size=2)
     assert pool.run({"source": "def f():\\n    return 7\\n", "entry": "f"}, Limits(), None).output == 7

@@ -7,8 +7,9 @@ import time
 import pytest
 from test_pool import run
 
-from runtime.pool import WorkerPool, WorkerReply
 from sandbox.common.limits import Limits, MiB
+from sandbox.messages import Done
+from sandbox.process.pool import WorkerPool
 
 LIMITS = Limits(wall_time=1.5, cpu_time=5.0, memory=256 * MiB, output=1000, result_size=10_000, recursion=100)
 
@@ -19,7 +20,7 @@ def pool():
         yield pool
 
 
-def check(pool: WorkerPool, source: str, kind: str | tuple[str, ...], limits: Limits = LIMITS) -> WorkerReply:
+def check(pool: WorkerPool, source: str, kind: str | tuple[str, ...], limits: Limits = LIMITS) -> Done:
     """Run a hostile tool: a clean error of ``kind`` within the deadline, then a normal call works."""
     start = time.monotonic()
     done = run(pool, source, limits=limits)

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-from runtime.pool import WorkerPool
 from sandbox.common.errors import InvalidArguments, InvalidSource, PolicyViolation
 from sandbox.common.limits import Limits
+from sandbox.process.pool import WorkerPool
 
 FULL_PYTHON = '''
 import os

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from runtime.pool import WorkerPool, WorkerReply
 from runtime.state import StateDelta
 from sandbox.common.errors import NotFound, Timeout
 from sandbox.common.limits import Limits
+from sandbox.messages import Done
+from sandbox.process.pool import WorkerPool
 from sandbox.wire import ProtocolError
 from tests.jail_processes import jail_pids
 
@@ -30,7 +31,7 @@ def no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
 
 
 def run(pool: WorkerPool, source: str, args: dict | None = None, *, context: dict | None = None,
-        limits: Limits = LIMITS, rpc=no_rpc) -> WorkerReply:  # fmt: skip
+        limits: Limits = LIMITS, rpc=no_rpc) -> Done:  # fmt: skip
     source = textwrap.dedent(source)
     entry = re.search(r"^def (\w+)", source, re.M).group(1)
     job = {"source": source, "entry": entry, "args": args or {}, "context": context or {"state": {}}}
@@ -59,7 +60,7 @@ def test_a_call_returns_output_logs_and_state_delta(pool):
         {"points": 5},
         context={"state": {"profile": {"points": 10}, "other": 1}},
     )
-    assert done == WorkerReply(
+    assert done == Done(
         output={"points": 15},
         state_delta=StateDelta({"profile": {"points": 15}}, []),
         logs="now 15\n",
@@ -219,15 +220,13 @@ MALFORMED_REPLIES = [
 def test_a_malformed_reply_is_a_protocol_error_not_a_key_error(done):
     # the pool turns a ProtocolError into a `protocol` error and kills the worker (attacks/process/test_frames.py)
     with pytest.raises(ProtocolError):
-        WorkerReply.decode(done)
+        Done.decode(done)
 
 
 def test_a_reply_is_decoded_once_into_typed_values():
-    ok = WorkerReply.decode(
-        {"op": "done", "success": True, "output": None, "state_delta": {"deleted": ["a"]}}
-    )
+    ok = Done.decode({"op": "done", "success": True, "output": None, "state_delta": {"deleted": ["a"]}})
     assert ok.success and ok.output is None and ok.state_delta == StateDelta({}, ["a"]) and ok.logs == ""
-    failed = WorkerReply.decode(
+    failed = Done.decode(
         {
             "op": "done",
             "success": False,

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from test_pool import run
 
-from runtime.pool import WorkerPool
 from sandbox.bridges.proxies import Context, State, state_delta
 from sandbox.common.errors import BudgetExceeded, InvalidState
+from sandbox.process.pool import WorkerPool
 
 
 @pytest.fixture(scope="module")

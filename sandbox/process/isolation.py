@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass, field
 
 from sandbox.common.limits import Limits
-from sandbox.process.jail import DENIED_ERRNO, RLIMITS, SYSCALLS
+from sandbox.process.jail import DENIED_ERRNO, NAMESPACES, RLIMITS, SYSCALLS
 
 CLONE_NEWNET = 0x40000000
 PR_SET_DUMPABLE = 4
@@ -102,8 +102,8 @@ def isolate_worker(keep_fd: int, zygote: ZygoteWalls) -> tuple[tuple[bool, str],
     os.setsid()
     _close_descriptors(zygote.devnull, keep_fd)
     base_vm = address_space_size()
-    for which, limit in RLIMITS.items():
-        _set_limit(which, limit)
+    for rlimit in RLIMITS:
+        _set_limit(rlimit.which, rlimit.limit)
     return _load_seccomp(zygote), base_vm
 
 
@@ -209,9 +209,9 @@ def _network_state() -> tuple[bool, str]:
 
 def _namespaces() -> dict[str, str]:
     found = {}
-    for name in ("user", "mnt", "pid", "ipc", "uts", "net", "cgroup"):
+    for namespace in NAMESPACES:
         try:
-            found[name] = os.readlink(f"/proc/self/ns/{name}")
+            found[namespace.name] = os.readlink(f"/proc/self/ns/{namespace.name}")
         except OSError:
             continue
     return found

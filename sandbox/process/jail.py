@@ -1,10 +1,13 @@
-"""The jail around the zygote, and so around every worker, as one configuration read top to bottom.
+"""The jail around the zygote, and so around every worker, as one policy read top to bottom.
 
-The host enters it once, when the pool starts the zygote, with bubblewrap (``runtime.jail``
-turns this configuration into ``bwrap`` arguments); every worker forked from the zygote is
-inside it and then applies its own walls (``sandbox.process.isolation``): the rlimits, no-new-privs
-and the seccomp allowlist below (compiled to BPF by the host with libseccomp). Nothing outside
-the mounts listed here exists in the jail, and no system call outside the list is made.
+Every entry says why it is there, and what runs is exactly what is listed: the host turns this
+policy into bubblewrap's command line (``sandbox.process.bwrap``) when the pool starts the
+zygote, and into the workers' seccomp program (``sandbox.process.seccomp``, BPF built with
+libseccomp); every worker forked from the zygote is inside the jail and then applies its own
+walls (``sandbox.process.isolation``): the rlimits, no-new-privs and that seccomp program.
+Nothing outside the mounts listed here exists in the jail, and no system call outside the list
+is made. It fails closed: an entry the machine cannot honour makes bubblewrap refuse to start,
+except where the entry says ``optional`` (bubblewrap's ``-try`` forms), the only way to skip one.
 """
 
 from __future__ import annotations
@@ -17,22 +20,72 @@ import sys
 import termios
 from dataclasses import dataclass
 
+
 # -- namespaces: every one the kernel has; the jail dies with the pool ----------------------------
-NAMESPACES = ("user", "mount", "pid", "ipc", "uts", "network", "cgroup")
+@dataclass(frozen=True)
+class Namespace:
+    """A namespace the jail has of its own; ``name`` as in ``/proc/self/ns/<name>``."""
+
+    name: str
+    label: str  # what ``toolpen doctor`` calls it
+    option: str | None  # bubblewrap's option that unshares it (None: bubblewrap always does)
+    why: str
+    optional: bool = False  # skipped where the kernel lacks it (bubblewrap's "-try" form)
+
+
+NAMESPACES = (
+    Namespace(
+        "user", "user", "--unshare-user", "uid 65534 inside maps to no one outside; required, not just tried"
+    ),
+    Namespace("mnt", "mount", None, "the file system below is all there is (bubblewrap always makes one)"),
+    Namespace("pid", "PID", "--unshare-pid", "no process of the host is visible or signalled"),
+    Namespace("ipc", "IPC", "--unshare-ipc", "no System V or POSIX IPC object of the host"),
+    Namespace("uts", "UTS", "--unshare-uts", "its own hostname"),
+    Namespace("net", "network", "--unshare-net", "loopback only: no address of the host or beyond"),
+    Namespace("cgroup", "cgroup", "--unshare-cgroup", "its own cgroup root", optional=True),
+)
+
 JAIL_UID = 65534  # nobody / nogroup inside the jail; the only uid mapped there
 HOSTNAME = "toolpen"
 TMPFS_SIZE = 8 * 1024 * 1024  # /tmp, where each worker makes (and removes) its working directory
+WORKING_DIRECTORY = "/tmp"
 
 
+# -- the jail's process: who it runs as and what it keeps --------------------------------------------
+@dataclass(frozen=True)
+class Setting:
+    """One option of the jail's process, with its value (if it takes one)."""
+
+    option: str
+    value: str | None
+    why: str
+
+
+SETTINGS = (
+    Setting("--disable-userns", None, "no user namespace nested inside"),
+    Setting(
+        "--as-pid-1", None, "the zygote is init: no bubblewrap process inside, signals from inside ignored"
+    ),
+    Setting("--die-with-parent", None, "the jail ends with the pool's zygote thread"),
+    Setting("--new-session", None, "no terminal to inject input into (TIOCSTI)"),
+    Setting("--cap-drop", "ALL", "no capability, even inside its own namespaces"),
+    Setting("--uid", str(JAIL_UID), "nobody inside"),
+    Setting("--gid", str(JAIL_UID), "nogroup inside"),
+    Setting("--hostname", HOSTNAME, "not the host's name"),
+)
+
+
+# -- the file system, in the order bubblewrap builds it -----------------------------------------------
 @dataclass(frozen=True)
 class Mount:
     """One entry of the jail's file system, in the order bubblewrap builds it."""
 
-    kind: str  # "ro-bind" | "dev-bind" | "symlink" | "proc" | "tmpfs"
+    kind: str  # "ro-bind" | "dev-bind" | "symlink" | "proc" | "tmpfs" | "remount-ro"
     dest: str
     source: str = ""  # the host path (ro-bind, dev-bind) or the link's target (symlink)
     size: int = 0  # bytes, for a tmpfs
     why: str = ""
+    optional: bool = False  # a bind skipped where the host has no such path (bubblewrap's "-try" form)
 
 
 # Shared libraries the interpreter and its extension modules link against (libc, libm, libssl,
@@ -50,8 +103,8 @@ def mounts(package_root: str) -> tuple[Mount, ...]:
     for path in SYSTEM_LIBRARIES:
         if os.path.islink(path):
             entries.append(Mount("symlink", path, os.readlink(path), why="merged /usr"))
-        elif os.path.isdir(path):
-            entries.append(Mount("ro-bind", path, path, why="shared libraries"))
+        else:
+            entries.append(Mount("ro-bind", path, path, why="shared libraries", optional=True))
     interpreter = os.path.realpath(sys.executable)
     prefix = os.path.realpath(sys.base_prefix)
     entries.append(Mount("ro-bind", prefix, prefix, why="the interpreter and its standard library"))
@@ -71,20 +124,31 @@ def mounts(package_root: str) -> tuple[Mount, ...]:
         path = os.path.join(package_root, name)
         if not any(path.startswith(parent + os.sep) for parent in (prefix, *packages)):
             entries.append(Mount("ro-bind", path, path, why="toolpen's own code (not the repository)"))
-    if os.path.isdir(ZONEINFO):
-        entries.append(Mount("ro-bind", ZONEINFO, ZONEINFO, why="time zones for `zoneinfo`"))
+    entries.append(Mount("ro-bind", ZONEINFO, ZONEINFO, why="time zones for `zoneinfo`", optional=True))
     entries.extend(Mount("dev-bind", device, device, why="the only devices") for device in DEVICES)
     entries.append(Mount("proc", "/proc", why="this PID namespace only: statm, net/dev of the worker"))
+    # with the host as root, uid 65534 inside is host uid 0 (without capabilities), which procfs
+    # alone would let write /proc/sys
+    entries.append(Mount("remount-ro", "/", why="nothing in the jail is writable but /tmp"))
+    entries.append(Mount("remount-ro", "/proc", why="no write to /proc/sys"))
     return tuple(entries)
 
 
 # -- what each worker applies to itself after the fork (sandbox.process.isolation) ------------------
-# Base rlimits, before the call lowers CPU time, address space and open files to its Limits.
-RLIMITS = {
-    resource.RLIMIT_CORE: 0,  # no core dumps of tool memory
-    resource.RLIMIT_FSIZE: 0,  # no file content written anywhere
-    resource.RLIMIT_NPROC: 0,  # no new processes (seccomp refuses them too)
-}
+@dataclass(frozen=True)
+class Rlimit:
+    """A base rlimit, before the call lowers CPU time, address space and open files to its Limits."""
+
+    which: int
+    limit: int
+    why: str
+
+
+RLIMITS = (
+    Rlimit(resource.RLIMIT_CORE, 0, "no core dumps of tool memory"),
+    Rlimit(resource.RLIMIT_FSIZE, 0, "no file content written anywhere"),
+    Rlimit(resource.RLIMIT_NPROC, 0, "no new processes (seccomp refuses them too)"),
+)
 
 
 # -- the seccomp allowlist each worker loads last, before it reads a job -----------------------------
@@ -102,8 +166,17 @@ class Syscall:
     values: tuple[int, ...] = (0,)
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A system call refused with an answer of its own instead of ``DENIED_ERRNO``."""
+
+    name: str
+    errno: int
+    why: str
+
+
 DENIED_ERRNO = errno.EPERM  # what every other system call answers
-PROBED = ("clone3",)  # answer ENOSYS instead: glibc then falls back to clone, refused too
+REFUSALS = (Refusal("clone3", errno.ENOSYS, "glibc then falls back to clone, refused too"),)
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 FCNTL_FLAG_COMMANDS = (1, 2, 3, 4)  # F_GETFD, F_SETFD, F_GETFL, F_SETFL: never F_SETOWN (signals)
 SYSCALLS = (
@@ -158,3 +231,31 @@ SYSCALLS = (
     Syscall("exit_group", "the worker ends"),
     Syscall("exit", "the worker's thread ends"),
 )
+
+
+@dataclass(frozen=True)
+class JailPolicy:
+    """The whole jail for one installation: what ``bwrap`` and ``seccomp`` generate their output from."""
+
+    namespaces: tuple[Namespace, ...]
+    settings: tuple[Setting, ...]
+    mounts: tuple[Mount, ...]
+    working_directory: str
+    rlimits: tuple[Rlimit, ...]
+    syscalls: tuple[Syscall, ...]
+    refusals: tuple[Refusal, ...]
+    denied_errno: int
+
+
+def jail_policy(package_root: str) -> JailPolicy:
+    """The jail for this interpreter and the toolpen installed at ``package_root``."""
+    return JailPolicy(
+        NAMESPACES,
+        SETTINGS,
+        mounts(package_root),
+        WORKING_DIRECTORY,
+        RLIMITS,
+        SYSCALLS,
+        REFUSALS,
+        DENIED_ERRNO,
+    )

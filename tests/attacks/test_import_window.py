@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-from runtime.pool import WorkerPool, WorkerReply
 from sandbox.common.errors import NotFound, PolicyViolation
 from sandbox.common.limits import Limits
+from sandbox.messages import Done
+from sandbox.process.pool import WorkerPool
 from tests.attacks import PACKAGE_DIR, assert_refused, attack
 from tests.attacks.finalizers import SEEDED, assert_not_leaked, with_prelude
 
@@ -147,7 +148,7 @@ def test_finalizer_of_a_dead_namespace_in_a_reused_worker_is_checked(reused: Run
     assert_not_leaked(_plant_then_read(reused, planter))
 
 
-def _run(pool: WorkerPool, source: str, walls: str) -> WorkerReply:
+def _run(pool: WorkerPool, source: str, walls: str) -> Done:
     source = textwrap.dedent(source)
     entry = source.split("def ", 1)[1].split("(", 1)[0]
     job = {"source": source, "entry": entry, "args": {}, "context": {"state": {}}, "walls": walls}

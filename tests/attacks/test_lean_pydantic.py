@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-from runtime.pool import WorkerPool, WorkerReply
 from sandbox.common.errors import NotFound
 from sandbox.common.limits import Limits
+from sandbox.messages import Done
+from sandbox.process.pool import WorkerPool
 from tests.attacks import assert_refused, attack
 from tests.attacks.finalizers import with_prelude
 
@@ -275,7 +276,7 @@ def test_status_error_moved_to_proxies_keeps_its_internals_closed(lean: Runtime)
     assert_refused(lean, attack(lean, source))
 
 
-def _run(pool: WorkerPool, source: str, walls: str) -> WorkerReply:
+def _run(pool: WorkerPool, source: str, walls: str) -> Done:
     source = textwrap.dedent(source)
     entry = re.search(r"^def (\w+)", source, re.M).group(1)
     job = {

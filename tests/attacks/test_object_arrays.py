@@ -21,8 +21,8 @@ import sys
 import pytest
 
 from runtime import Runtime
-from runtime.pool import WorkerPool
 from sandbox.common.limits import Limits
+from sandbox.process.pool import WorkerPool
 from tests.attacks import assert_refused, assert_refused_when_added_or_called, attack
 
 np = pytest.importorskip("numpy")

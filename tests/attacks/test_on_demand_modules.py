@@ -26,8 +26,8 @@ from collections.abc import Iterator
 import pytest
 
 from runtime import Runtime
-from runtime.pool import WorkerPool
 from sandbox.common.limits import Limits
+from sandbox.process.pool import WorkerPool
 from tests.attacks import attack
 from tests.attacks.finalizers import assert_not_leaked, with_prelude
 

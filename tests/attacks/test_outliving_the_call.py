@@ -16,8 +16,8 @@ import threading
 import time
 
 from runtime import Runtime
-from runtime.leaving_workers import LeavingWorkers
 from sandbox.common.limits import Limits
+from sandbox.process.leaving_workers import LeavingWorkers
 from tests.jail_processes import jail_pids
 
 SLEEPER = """

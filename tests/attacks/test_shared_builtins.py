@@ -18,8 +18,9 @@ import pytest
 
 from attacks import assert_refused_when_added_or_called, attack
 from runtime import Runtime
-from runtime.pool import WorkerPool, WorkerReply
 from sandbox.common.limits import Limits
+from sandbox.messages import Done
+from sandbox.process.pool import WorkerPool
 
 REAL_NAMES = ("eval", "exec", "open", "compile", "globals", "locals", "input", "help")
 """Real builtins that tool code must not resolve."""
@@ -194,7 +195,7 @@ def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
     raise AssertionError("no RPC expected")
 
 
-def _run(pool: WorkerPool, source: str, entry: str, walls: str) -> WorkerReply:
+def _run(pool: WorkerPool, source: str, entry: str, walls: str) -> Done:
     job = {"source": source, "entry": entry, "args": {}, "context": {"state": {}}, "walls": walls}
     return pool.run(job, LIMITS, _no_rpc)
 
@@ -205,7 +206,7 @@ def pool() -> Iterator[WorkerPool]:
         yield workers
 
 
-def _burst(pool: WorkerPool, jobs: list[tuple[str, str, str]]) -> list[WorkerReply]:
+def _burst(pool: WorkerPool, jobs: list[tuple[str, str, str]]) -> list[Done]:
     with ThreadPoolExecutor(8) as threads:
         return list(threads.map(lambda job: _run(pool, *job), jobs))
 

@@ -22,10 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from runtime.pool import WorkerPool
-from runtime.probes.attacks import KERNEL_CALLS, PRELUDE, PROBES, Probe, syscall_numbers
-from runtime.probes.judges import PROBE_LIMITS
-from runtime.probes.targets import Targets
+from sandbox.process.pool import WorkerPool
+from sandbox.process.probes.attacks import KERNEL_CALLS, PRELUDE, PROBES, Probe, syscall_numbers
+from sandbox.process.probes.judges import PROBE_LIMITS
+from sandbox.process.probes.targets import Targets
 
 __all__ = ["PROBES", "Probe", "ProbeResult", "Targets", "run_probe", "run_probes"]
 

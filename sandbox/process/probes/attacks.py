@@ -15,7 +15,8 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from runtime.probes.judges import (
+from sandbox.common.limits import Limits, MiB
+from sandbox.process.probes.judges import (
     PROBE_LIMITS,
     Judge,
     all_failed,
@@ -28,7 +29,6 @@ from runtime.probes.judges import (
     nothing_of_the_host,
     worker_gone,
 )
-from sandbox.common.limits import Limits, MiB
 
 # Kernel interfaces, each with arguments a permitted call refuses harmlessly.
 KERNEL_CALLS: dict[str, tuple[int, ...]] = {

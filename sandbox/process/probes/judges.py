@@ -13,20 +13,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from runtime.pool import WorkerReply
-from runtime.probes.targets import Targets, remove_ipc
 from sandbox.common.limits import Limits, MiB
+from sandbox.messages import Done
+from sandbox.process.probes.targets import Targets, remove_ipc
 
 REFUSED_ERRNOS = ("EPERM", "ENOSYS")
 """What a blocked kernel interface answers; anything else means the call reached the kernel."""
 PROBE_LIMITS = Limits(wall_time=15.0, cpu_time=10.0, memory=256 * MiB, open_files=64)
 DISK_CAP = 16 * MiB  # more than this written anywhere is a disk exhaustion that got through
 
-Judge = Callable[[WorkerReply, Targets], str | None]
+Judge = Callable[[Done, Targets], str | None]
 """What got through (a short sentence), or None when the attack was refused."""
 
 
-def _attempts(reply: WorkerReply) -> dict[str, str] | str:
+def _attempts(reply: Done) -> dict[str, str] | str:
     """The tool's record of its attempts, or why there is none."""
     if reply.error is not None:
         return f"the probe did not finish ({reply.error.kind}: {reply.error.message})"
@@ -35,7 +35,7 @@ def _attempts(reply: WorkerReply) -> dict[str, str] | str:
     return {str(k): str(v) for k, v in reply.output.items()}
 
 
-def all_failed(reply: WorkerReply, targets: Targets) -> str | None:
+def all_failed(reply: Done, targets: Targets) -> str | None:
     """Every attempt raised; and nothing outside changed."""
     attempts = _attempts(reply)
     if isinstance(attempts, str):
@@ -44,7 +44,7 @@ def all_failed(reply: WorkerReply, targets: Targets) -> str | None:
     return _outside(targets, through)
 
 
-def kernel_refused(reply: WorkerReply, targets: Targets) -> str | None:
+def kernel_refused(reply: Done, targets: Targets) -> str | None:
     """Every call answered EPERM or ENOSYS (anything else reached the kernel)."""
     attempts = _attempts(reply)
     if isinstance(attempts, str):
@@ -53,7 +53,7 @@ def kernel_refused(reply: WorkerReply, targets: Targets) -> str | None:
     return _outside(targets, through)
 
 
-def no_secret(reply: WorkerReply, targets: Targets) -> str | None:
+def no_secret(reply: Done, targets: Targets) -> str | None:
     """Every attempt failed, and nothing read holds the secret or the host's command line."""
     attempts = _attempts(reply)
     if isinstance(attempts, str):
@@ -62,7 +62,7 @@ def no_secret(reply: WorkerReply, targets: Targets) -> str | None:
     return _outside(targets, through + _host_data(attempts, targets))
 
 
-def nothing_of_the_host(reply: WorkerReply, targets: Targets) -> str | None:
+def nothing_of_the_host(reply: Done, targets: Targets) -> str | None:
     """Nothing read holds the secret or the host's command line (the jail's own processes may be read)."""
     attempts = _attempts(reply)
     if isinstance(attempts, str):
@@ -80,7 +80,7 @@ def _host_data(attempts: dict[str, str], targets: Targets) -> list[str]:
     return found
 
 
-def ipc_left(reply: WorkerReply, targets: Targets) -> str | None:
+def ipc_left(reply: Done, targets: Targets) -> str | None:
     """No IPC object the tool created is there after the call (they are removed if they are)."""
     left = remove_ipc(targets.ipc_key, targets.shm_name)
     return _outside(targets, [f"{kind} outlived the worker" for kind in left])
@@ -89,7 +89,7 @@ def ipc_left(reply: WorkerReply, targets: Targets) -> str | None:
 def ended_with(*kinds: str) -> Judge:
     """The call ended with one of ``kinds`` (the limit held) and nothing outside changed."""
 
-    def judge(reply: WorkerReply, targets: Targets) -> str | None:
+    def judge(reply: Done, targets: Targets) -> str | None:
         if reply.error is None:
             return _outside(targets, [f"the call finished: {reply.output}"])
         if reply.error.kind not in kinds:
@@ -103,7 +103,7 @@ WORKER_GONE_WITHIN = 3.0
 """Seconds a worker may take to be gone once its call has ended."""
 
 
-def worker_gone(reply: WorkerReply, targets: Targets) -> str | None:
+def worker_gone(reply: Done, targets: Targets) -> str | None:
     """The worker is gone soon after its call ended, even one that sent its own ``done`` and slept on.
 
     The probe answers with its pid in the jail and its start time (``/proc/<pid>/stat``); the host
@@ -135,7 +135,7 @@ def _still_running(pid: str, start: str) -> bool:
     return False
 
 
-def descriptors_capped(reply: WorkerReply, targets: Targets) -> str | None:
+def descriptors_capped(reply: Done, targets: Targets) -> str | None:
     attempts = _attempts(reply)
     if isinstance(attempts, str):
         return attempts
@@ -144,7 +144,7 @@ def descriptors_capped(reply: WorkerReply, targets: Targets) -> str | None:
     return _outside(targets, through)
 
 
-def disk_capped(reply: WorkerReply, targets: Targets) -> str | None:
+def disk_capped(reply: Done, targets: Targets) -> str | None:
     attempts = _attempts(reply)
     if isinstance(attempts, str):
         return attempts

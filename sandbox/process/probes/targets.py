@@ -11,18 +11,18 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import json
 import os
 import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
-
-from runtime.store import open_store
 
 UNPRIVILEGED_ID = 65534  # the user a worker runs as when the host is root: the victim runs as it too
 
@@ -38,8 +38,7 @@ class Targets:
         self.secret_file = self._file("secret.txt", self.secret)
         self.victim_file = self._file("victim.txt", "unchanged")
         self.database = self.root / "sessions.db"
-        with open_store(f"sqlite:///{self.database}") as store:
-            store.get_or_create_session("probe", "user", "other-session", {"api_key": self.secret})
+        self._session_database(self.database)
         self.database.chmod(0o666)
         self.tcp = socket.create_server(("127.0.0.1", 0))
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -61,6 +60,13 @@ class Targets:
         self.host_environ = _as_reported(Path("/proc/self/environ").read_bytes())
         self.ipc_key = int(self.token[:7], 16)
         self.shm_name = f"toolpen-probe-{self.token}"
+
+    def _session_database(self, path: Path) -> None:
+        """A session database holding another session's secret (as a store keeps state: JSON text)."""
+        with contextlib.closing(sqlite3.connect(path)) as database, database:
+            database.execute("CREATE TABLE sessions (app TEXT, user TEXT, id TEXT, state TEXT)")
+            state = json.dumps({"api_key": self.secret})
+            database.execute("INSERT INTO sessions VALUES ('probe', 'user', 'other-session', ?)", (state,))
 
     def args(self) -> dict[str, Any]:
         """The targets as the tool gets them (its one argument, ``t``)."""
@@ -180,7 +186,7 @@ def _kill_group(process: subprocess.Popen[bytes]) -> None:
 
 def _repository_file() -> Path:
     """A file of the host's own installation that no worker needs."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     for candidate in ("pyproject.toml", ".git/config", "README.md"):
         if (root / candidate).exists():
             return root / candidate

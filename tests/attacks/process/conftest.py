@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from runtime.pool import WorkerPool
-from runtime.probes import Targets
+from sandbox.process.pool import WorkerPool
+from sandbox.process.probes import Targets
 
 
 @pytest.fixture(scope="package")

@@ -1,4 +1,4 @@
-"""Running the probes of ``runtime.probes`` as tests: one test per probe, judged by the host."""
+"""Running the probes of ``sandbox.process.probes`` as tests: one test per probe, judged by the host."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from runtime.pool import WorkerPool
-from runtime.probes import PROBES, Probe, Targets, run_probe
 from sandbox.common.limits import Limits
+from sandbox.process.pool import WorkerPool
+from sandbox.process.probes import PROBES, Probe, Targets, run_probe
 
 ORDINARY = 'def probe(t):\n    return sum(range(t["n"]))\n'
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from runtime.pool import WorkerPool
 from sandbox.common.limits import Limits
+from sandbox.process.pool import WorkerPool
 from tests.jail_processes import gone
 
 LIMITS = Limits(wall_time=20.0, cpu_time=20.0)

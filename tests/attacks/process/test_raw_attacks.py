@@ -1,4 +1,4 @@
-"""Every raw attack of ``runtime.probes``, by subject (``-k files``, ``-k kernel``, ...).
+"""Every raw attack of ``sandbox.process.probes``, by subject (``-k files``, ``-k kernel``, ...).
 
 - files: read a secret, another session's SQLite database, the repository and /etc/shadow;
   write, create, link, rename, remove, truncate, chmod;
@@ -20,8 +20,8 @@ import sys
 
 import pytest
 
-from runtime.pool import WorkerPool
-from runtime.probes import PROBES, Probe, Targets
+from sandbox.process.pool import WorkerPool
+from sandbox.process.probes import PROBES, Probe, Targets
 from tests.attacks.process.probing import assert_refused, probes
 
 
