@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from sandbox.common.limits import Limits
+from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 from sandbox.wire import recv_frame, send_frame
 
@@ -61,13 +62,7 @@ def calls_per_second(call: Callable[[], object], seconds: float = 3.0, threads: 
 def round_trips(pause: float) -> list[float]:
     """Latencies of the job's frame sent to a forked process and a reply's frame back: no worker at all."""
     here, there = socket.socketpair()
-    reply = {
-        "op": "done",
-        "success": True,
-        "output": 3,
-        "state_delta": {"set": {}, "deleted": []},
-        "logs": "",
-    }
+    reply = Done(3).encode()
     pid = os.fork()
     if pid == 0:
         here.close()
@@ -78,7 +73,7 @@ def round_trips(pause: float) -> list[float]:
     times = []
     for _ in range(CALLS):
         start = time.perf_counter()
-        send_frame(here, JOB | {"op": "call", "limits": LIMITS.to_dict()}, deadline=time.monotonic() + 10)
+        send_frame(here, Call.from_job(JOB, LIMITS.to_dict()).encode(), deadline=time.monotonic() + 10)
         recv_frame(here, deadline=time.monotonic() + 10)
         times.append(time.perf_counter() - start)
         time.sleep(pause)

@@ -24,15 +24,15 @@ from requests.adapters import HTTPAdapter
 from urllib3.connectionpool import HTTPConnectionPool
 
 from runtime.egress import EgressPolicy, PinnedTarget
-from sandbox.common.errors import BudgetExceeded, HttpFailed
-from sandbox.common.limits import MiB
-from sandbox.wire import (
+from sandbox.bridges.requests_proxy import (
     FAILURE_CONNECTION,
     FAILURE_INVALID_URL,
     FAILURE_REDIRECTS,
     FAILURE_TIMEOUT,
     FAILURE_TOO_LARGE,
 )
+from sandbox.common.errors import BudgetExceeded, HttpFailed
+from sandbox.common.limits import MiB
 
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})

@@ -1,4 +1,4 @@
-"""The wire between host and worker: framed JSON messages (never pickle) and the constants both sides read.
+"""The wire between host and worker: framed JSON (never pickle); the messages themselves are ``sandbox.messages``.
 
 A frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON. The zygote's
 control channel is a ``SOCK_SEQPACKET`` socket, so its messages are bare JSON packets
@@ -14,41 +14,10 @@ import select
 import socket
 import struct
 import time
-from collections.abc import Callable
 from typing import Any
 
 HEADER = struct.Struct(">I")
 MAX_FRAME = 64 * 1024 * 1024
-
-Rpc = Callable[[str, str, dict[str, Any]], Any]
-"""``rpc(target, method, params) -> result``: a call from a worker to a host service (``tools``, ``http``)."""
-
-StartRpc = Callable[[str, str, dict[str, Any]], Callable[[], Any]]
-"""``start(target, method, params) -> wait``: a call the host answers concurrently (its ``rpc`` frame
-says ``"concurrent": true``) while the worker carries on; ``wait()`` gives its result or raises."""
-
-MAX_CONCURRENT_RPCS = 8
-"""Calls of one worker the host answers at the same time; a worker that starts more waits for a slot."""
-
-FORK_REQUEST = struct.Struct("=4s?i")
-"""The pool's request for a worker on the zygote's control socket: ``b"fork"``, whether the worker
-is kept for more calls, and the pid of the worker it replaces (0: none), which the zygote kills.
-Fixed-size binary rather than JSON, so that the zygote's work per worker stays short (each page it
-writes while a worker shares it is a copy)."""
-
-
-# The host's HTTP broker starts an ``http_error`` message with one of these prefixes, so that
-# ``ces_requests`` inside the worker raises the matching requests-style exception.
-FAILURE_TIMEOUT = "timeout:"
-FAILURE_CONNECTION = "connection error:"
-FAILURE_REDIRECTS = "too many redirects:"
-FAILURE_INVALID_URL = "invalid url:"
-FAILURE_TOO_LARGE = "response too large:"
-
-
-WRITABLE_HOOK_VALUES = ("input", "llm_request", "llm_response")
-"""Callback arguments whose in-place changes a ``done`` reports back (``"hook_values"``), as in CES:
-a ``before_tool`` callback may edit ``input``, a ``before_model`` callback ``llm_request`` (``hide_tool``)."""
 
 
 class ProtocolError(Exception):

@@ -28,7 +28,7 @@ from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
 from sandbox.common.errors import InvalidSource
 from sandbox.language.pydantic_loader import load_pydantic
-from sandbox.wire import WRITABLE_HOOK_VALUES, Rpc, StartRpc
+from sandbox.messages import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 
 if TYPE_CHECKING:
     from sandbox.bridges.ces_types import CesModel, Event, Part

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sandbox.common.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
-from sandbox.wire import Rpc, recv_frame, send_frame
+from sandbox.messages import Rpc, RpcError, RpcRequest, RpcResult, decode_answer
+from sandbox.wire import recv_frame, send_frame
 
 
 class RpcClient:
@@ -31,7 +32,7 @@ class RpcClient:
         self._sock = sock
         self._next_id = 0
         self._unanswered: set[int] = set()
-        self._answers: dict[int, dict[str, Any]] = {}
+        self._answers: dict[int, RpcResult | RpcError] = {}
 
     def __call__(self, target: str, method: str, params: dict[str, Any]) -> Any:
         return self.wait(self._send(target, method, params, concurrent=False))
@@ -46,9 +47,9 @@ class RpcClient:
         while request_id not in self._answers:
             self._read_answer()
         reply = self._answers.pop(request_id)
-        if reply.get("op") == "rpc_error":
-            raise error_from_dict(reply.get("error") or {})
-        return reply.get("result")
+        if isinstance(reply, RpcError):
+            raise error_from_dict(reply.error)
+        return reply.result
 
     def drain(self) -> None:
         """Wait for every call still unanswered and drop the answers never asked for."""
@@ -57,20 +58,17 @@ class RpcClient:
         self._answers.clear()
 
     def _read_answer(self) -> None:
-        reply = recv_frame(self._sock)
-        answered = reply.get("id") if reply is not None else None
-        if reply is None or answered not in self._unanswered:
+        message = recv_frame(self._sock)
+        reply = decode_answer(message) if message is not None else None
+        if reply is None or reply.id not in self._unanswered:
             raise WorkerCrashed("the host did not answer a call from the tool")
-        self._unanswered.discard(answered)
-        self._answers[answered] = reply
+        self._unanswered.discard(reply.id)
+        self._answers[reply.id] = reply
 
     def _send(self, target: str, method: str, params: dict[str, Any], *, concurrent: bool) -> int:
         self._next_id += 1
         request_id = self._next_id
-        message = {"op": "rpc", "id": request_id, "target": target, "method": method, "params": params}
-        if concurrent:
-            message["concurrent"] = True
-        send_frame(self._sock, message)
+        send_frame(self._sock, RpcRequest(request_id, target, method, params, concurrent).encode())
         self._unanswered.add(request_id)
         return request_id
 

@@ -14,14 +14,15 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sandbox.common.errors import HttpDenied, HttpFailed
-from sandbox.wire import (
-    FAILURE_CONNECTION,
-    FAILURE_INVALID_URL,
-    FAILURE_REDIRECTS,
-    FAILURE_TIMEOUT,
-    FAILURE_TOO_LARGE,
-    Rpc,
-)
+from sandbox.messages import Rpc
+
+# The host's HTTP broker (``runtime.http``) starts an ``http_error`` message with one of these prefixes, so that
+# ``ces_requests`` inside the worker raises the matching requests-style exception.
+FAILURE_TIMEOUT = "timeout:"
+FAILURE_CONNECTION = "connection error:"
+FAILURE_REDIRECTS = "too many redirects:"
+FAILURE_INVALID_URL = "invalid url:"
+FAILURE_TOO_LARGE = "response too large:"
 
 
 class RequestException(Exception):

@@ -33,6 +33,7 @@ from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.common.errors import InvalidSource
 from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.modules import module_view
+from sandbox.messages import Done
 from sandbox.process.forking import reseed
 from sandbox.process.warm_tools import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
 from sandbox.process.worker import PREPARATION_FRAME, run_warm_up
@@ -137,11 +138,11 @@ def warm_up_preparation() -> None:
     allocates (CPython counts them, then specializes the bytecode in place): done in each worker,
     every such write copies a page of the zygote; done here first, about 30 fewer per worker.
     """
-    done = {"op": "done", "success": True, "output": 1, "state_delta": {"set": {}, "deleted": []}, "logs": ""}
+    done = Done(1)
     for _ in range(SPECIALIZING_CALLS + 1):
         reseed()
         run_warm_up(decode(PREPARATION_FRAME))
-        encode(done)
+        encode(done.encode())
 
 
 def preload_for(source: str) -> bool:

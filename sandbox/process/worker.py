@@ -42,14 +42,17 @@ from sandbox.common.errors import (
     RecursionLimit,
     ToolFailed,
     ToolpenError,
+    error_from_dict,
 )
 from sandbox.common.limits import Limits, MiB
+from sandbox.common.state_delta import StateDelta
 from sandbox.language.arming import arm_checks, end_import_exemption
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
+from sandbox.messages import Call, Done, Rpc, StartRpc, WallsQuery, decode_job
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
-from sandbox.wire import Rpc, StartRpc, decode, encode, frame, recv_frame, send_frame
+from sandbox.wire import decode, encode, frame, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
 from dataclasses import asdict, dataclass
@@ -68,19 +71,18 @@ def warm_up(x: int) -> dict:
     return {"item": asdict(item), "x": [x, 1.5, None, True]}
 """
 WARM_UP_JOB = {"source": WARM_UP_SOURCE, "entry": "warm_up", "args": {"x": 1}}
-PREPARATION = {
-    "op": "call",
-    "source": "def prepare(value: int) -> int:\n    return value\n",
-    "entry": "prepare",
-    "args": {"value": 1},
-    "context": {"state": {}},
+PREPARATION = Call(
+    source="def prepare(value: int) -> int:\n    return value\n",
+    entry="prepare",
+    args={"value": 1},
+    context={"state": {}},
     # as the host sends them: the time left of the call, whose 16 or 17 digits the JSON parser
     # reads with big-number arithmetic (a page of libpython's data this preparation then copied)
-    "limits": Limits().to_dict() | {"wall_time": 9.999938478998956, "cpu_time": 9.999938478998956},
-}
+    limits=Limits().to_dict() | {"wall_time": 9.999938478998956, "cpu_time": 9.999938478998956},
+)
 """The no-op job an idle worker takes through the call's path before its job arrives (its tool is
 compiled by the zygote)."""
-PREPARATION_FRAME = encode(PREPARATION)
+PREPARATION_FRAME = encode(PREPARATION.encode())
 """The no-op job as the host sends a job, encoded once, in the zygote: the worker decodes it as it
 will decode its job (a worker never encodes a job)."""
 
@@ -92,13 +94,14 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
     rpc = RpcClient(sock)
     if not _job_waiting(sock):  # handed its job at once (a busy pool): the job itself touches those pages
         prepare(rpc, base_vm, reuse=reuse)
-    while (job := recv_frame(sock)) is not None:
-        if job.get("op") == "walls":
-            send_frame(sock, _walls_report(worker_walls(zygote, sock.fileno(), seccomp)))
+    while (message := recv_frame(sock)) is not None:
+        job = decode_job(message)
+        if isinstance(job, WallsQuery):
+            send_frame(sock, _walls_report(worker_walls(zygote, sock.fileno(), seccomp)).encode())
             continue
         # the done is encoded, and its dict freed, before it is sent: a finalizer of the tool's that
         # this frees runs within the call, while the host still waits for the done
-        sock.sendall(frame(run_call(job, rpc, base_vm=base_vm, reuse=reuse)))
+        sock.sendall(frame(run_call(job, rpc, base_vm=base_vm, reuse=reuse).encode()))
         if not reuse:
             # at once: returning would free this function's objects (the job's arguments, which
             # the tool may have filled), and a finalizer would run tool code after the done; the
@@ -106,36 +109,30 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
             os._exit(0)
 
 
-def run_call(
-    job: dict[str, Any], rpc: RpcClient, *, base_vm: int, reuse: bool, preparing: bool = False
-) -> dict[str, Any]:
-    """Run one ``call`` job and return its ``done`` message (sent once every call it started is answered).
+def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing: bool = False) -> Done:
+    """Run one ``call`` job and return its ``done`` (sent once every call it started is answered).
 
     ``preparing``: the idle worker's no-op job, which sets only soft rlimits (the job's own lower the hard ones).
     """
-    limits = Limits(**job.get("limits", {}))
+    limits = Limits(**(job.limits or {}))
     output = OutputCapture(limits.output)
     try:
         apply_call_limits(limits, base_vm, reuse=reuse or preparing)
         bounded = _bounded(rpc, limits)
-        context = ToolContext(job.get("context") or {}, bounded)
+        context = ToolContext(job.context or {}, bounded)
         written_back: dict[str, Any] = {}
         start = _bounded(rpc.start, limits)
         result = _call_entry(job, context, bounded, output, written_back, start, single_use=not reuse)
         output_text = _result_text(result, limits.result_size)
-        done = {
-            "op": "done",
-            "success": True,
-            "output": json.loads(output_text),
-            "state_delta": _checked_delta(context, limits.state_size),
-        }
-        if written_back:
-            done["hook_values"] = json.loads(_result_text(written_back, limits.result_size))
+        output_value = json.loads(output_text)
+        delta = _checked_delta(context, limits.state_size)
+        hook_values = json.loads(_result_text(written_back, limits.result_size)) if written_back else {}
+        done = Done(output_value, None, StateDelta(delta["set"], delta["deleted"]), output.text, hook_values)
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
         line = _tool_line(exc.__traceback__)
         exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
-        done = {"op": "done", "success": False, "error": _error_of(exc, line, limits).to_dict()}
-    done["logs"] = output.text
+        # a fresh error, holding nothing of the tool's: what the tool raised is freed here, as the call ends
+        done = Done(error=error_from_dict(_error_of(exc, line, limits).to_dict()), logs=output.text)
     rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
 
@@ -148,9 +145,10 @@ def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
     Only soft rlimits are set here (at the default limits); the job's own limits replace them
     and, for a single-use worker, lower the hard ones, before its tool runs.
     """
-    job = decode(PREPARATION_FRAME)
+    job = decode_job(decode(PREPARATION_FRAME))
+    assert isinstance(job, Call)
     # the no-op calls nothing, so no frame is sent
-    encode(run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True))
+    encode(run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True).encode())
 
 
 def _job_waiting(sock: socket.socket) -> bool:
@@ -163,8 +161,9 @@ def _job_waiting(sock: socket.socket) -> bool:
 
 def run_warm_up(job: dict[str, Any] = WARM_UP_JOB) -> None:
     """Run a warm-up tool once, so that the pages a call touches are copied before the call."""
-    context = ToolContext(job.get("context") or {"state": {"key": [1]}})
-    result = _call_entry(job, context, _no_rpc, OutputCapture(0))
+    call = Call.from_job(job)
+    context = ToolContext(call.context or {"state": {"key": [1]}})
+    result = _call_entry(call, context, _no_rpc, OutputCapture(0))
     _result_text(result, 1024 * MiB)
     state_delta(context.state)
 
@@ -179,7 +178,7 @@ def compile_for(source: str, walls: object) -> CodeType:
 
 
 def _call_entry(
-    job: dict[str, Any],
+    job: Call,
     context: ToolContext,
     rpc: Rpc,
     output: OutputCapture,
@@ -193,26 +192,26 @@ def _call_entry(
     ``start`` sends the calls ``async_tools`` starts (None: each runs when started); those whose
     result the code never asked for are collected before the result is returned. ``single_use``:
     this process exits after the job (``namespace.build_globals``)."""
-    walls = job.get("walls")
+    walls = job.walls
     arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
-    code = compile_for(job["source"], walls)
-    model_classes = job.get("hook") is not None or uses_model_classes(job["source"])
+    code = compile_for(job.source, walls)
+    model_classes = job.hook is not None or uses_model_classes(job.source)
     injected = ces_globals(context, rpc, start, model_classes=model_classes)
     if walls == "process":
         namespace = plain_globals(injected=injected, output=output)
     else:
         namespace = build_globals(injected=injected, output=output, single_use=single_use)
     exec(code, namespace)
-    entry = job["entry"]
+    entry = job.entry
     function = namespace.get(entry)
     if not callable(function):
         raise InvalidSource(f"the tool defines no function named {entry!r}")
-    hook = job.get("hook")
+    hook = job.hook
     call = HookCall(hook, context) if hook is not None else None
     if call is not None:
         result = function(*call.arguments)
     else:
-        positional, keywords = bind_arguments(function, job.get("args") or {})
+        positional, keywords = bind_arguments(function, job.args or {})
         result = function(*positional, **keywords)
     if inspect.iscoroutine(result):
         result = run_coroutine(result)
@@ -375,6 +374,5 @@ def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenEr
     return ToolFailed(f"{type(exc).__name__}: {exc}{where}", line=line)
 
 
-def _walls_report(walls: Walls) -> dict[str, Any]:
-    report = {"active": walls.active, "missing": walls.missing, "namespaces": walls.namespaces}
-    return {"op": "done", "success": True, "output": report}
+def _walls_report(walls: Walls) -> Done:
+    return Done({"active": walls.active, "missing": walls.missing, "namespaces": walls.namespaces})

@@ -6,8 +6,8 @@ once what every worker inherits (``isolation.isolate_zygote``: not dumpable, emp
 an empty removed working directory, unprivileged, no-new-privs), and then serves its control
 socket (``SOCK_SEQPACKET``, one message a packet, JSON but for the fork request):
 
-- a fork request (``wire.FORK_REQUEST``: reuse, and the pid of a retired worker or 0): fork a
-  worker connected by a new socket pair; answer ``{"op": "forked", "pid"}`` with the parent's
+- a fork request (``messages.FORK_REQUEST``: reuse, and the pid of a retired worker or 0): fork a
+  worker connected by a new socket pair; answer ``messages.Forked(pid)`` with the parent's
   end of the pair and a pidfd of the worker attached (``SCM_RIGHTS``): in the jail the pid is
   this PID namespace's, the pidfd works anywhere. A retired pid names a worker the pool is done
   with and wants killed: if it is still running it is killed, its end is not reported, and the
@@ -16,12 +16,12 @@ socket (``SOCK_SEQPACKET``, one message a packet, JSON but for the fork request)
 - Every other worker that ends is replaced when it does, with no request: a single-use worker
   exits after its call, and the pool, which counted on the replacement, sends nothing (on the
   caller's path that message and the zygote's wake-up cost about 35 us of a 0.5 ms call).
-- ``{"op": "warm", "source", "walls"}``: compile a tool here (for that walls mode), and load the
+- ``messages.Warm(source, walls)``: compile a tool here (for that walls mode), and load the
   modules and libraries it imports (``warmup.preload_for``), so that later forks inherit both;
-  answer ``{"op": "warmed", "loaded"}`` (``loaded``: a module was loaded; workers the pool
+  answer ``messages.Warmed(loaded)`` (``loaded``: a module was loaded; workers the pool
   received before it were forked before the warm-up).
 - It reports a worker that ended other than cleanly (exit code 0) before it was retired as
-  ``{"op": "exit", "pid", "code"}`` (``code`` < 0: the signal); any other end costs the pool nothing.
+  ``messages.Exit(pid, code)`` (``code`` < 0: the signal); any other end costs the pool nothing.
 
 It watches each worker through a pidfd of its own (no SIGCHLD handler for a worker to undo), and
 exits when the pool closes the control socket.
@@ -43,11 +43,12 @@ from typing import Any
 
 from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.namespace import install_process_hooks
+from sandbox.messages import FORK_REQUEST, FORKED_PACKET, Exit, Warmed, decode_for_zygote
 from sandbox.process.forking import fork, reseed
 from sandbox.process.isolation import isolate_zygote
 from sandbox.process.warmup import LIBRARY_PACKAGES, preload, preload_for, settle, warm_up_preparation
 from sandbox.process.worker import compile_for, run_warm_up, serve
-from sandbox.wire import FORK_REQUEST, decode, encode
+from sandbox.wire import decode, encode
 
 MAX_PACKET = 4 * 1024 * 1024
 EVERY_ALLOWED_IMPORT = "\n".join(
@@ -106,10 +107,11 @@ class Zygote:
                     self.handle(decode(packet[:size]))
 
     def handle(self, message: dict[str, Any]) -> None:
-        if message.get("op") == "warm":
-            loaded = warm(str(message.get("source", "")), message.get("walls"))
+        request = decode_for_zygote(message)
+        if request is not None:
+            loaded = warm(request.source, request.walls)
             settle()  # what it loaded joins the warm heap
-            self.control.send(encode({"op": "warmed", "loaded": loaded}))
+            self.control.send(encode(Warmed(loaded).encode()))
 
     def retire(self, pid: int) -> bool:
         """Kill a worker the pool is done with and forget its end; False if it had ended (and was replaced) already."""
@@ -143,7 +145,7 @@ class Zygote:
         self.events.register(pidfd, select.EPOLLIN)
         try:
             self.control.sendmsg(
-                [b'{"op":"forked","pid":%d}' % pid], [(SOL_SOCKET, SCM_RIGHTS, FDS.pack(parent_end, pidfd))]
+                [FORKED_PACKET % pid], [(SOL_SOCKET, SCM_RIGHTS, FDS.pack(parent_end, pidfd))]
             )
         finally:
             os.close(parent_end)
@@ -162,7 +164,7 @@ class Zygote:
             self.retired.discard(pid)
             return
         if code != 0:
-            self.control.send(encode({"op": "exit", "pid": pid, "code": code}))
+            self.control.send(encode(Exit(pid, code).encode()))
         self.fork_worker()
 
 
