@@ -79,10 +79,10 @@ PREPARATION = Call(
     # as the host sends them: the time left of the call, whose 16 or 17 digits the JSON parser
     # reads with big-number arithmetic (a page of libpython's data this preparation then copied)
     limits=Limits().to_dict() | {"wall_time": 9.999938478998956, "cpu_time": 9.999938478998956},
-)
+).encode()
 """The no-op job an idle worker takes through the call's path before its job arrives (its tool is
-compiled by the zygote)."""
-PREPARATION_FRAME = encode(PREPARATION.encode())
+compiled by the zygote), as the host's ``call`` message."""
+PREPARATION_FRAME = encode(PREPARATION)
 """The no-op job as the host sends a job, encoded once, in the zygote: the worker decodes it as it
 will decode its job (a worker never encodes a job)."""
 
