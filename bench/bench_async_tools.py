@@ -22,7 +22,7 @@ from threading import Thread
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH: it picks the code measured
 
 from runtime import EgressPolicy, Runtime  # noqa: E402
-from runtime.calls import ToolCall  # noqa: E402
+from runtime._calls import ToolCall  # noqa: E402
 
 HOLD = 0.5
 N = 2

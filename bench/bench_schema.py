@@ -15,7 +15,7 @@ from typing import Any
 import docstring_parser
 from pydantic import Field, create_model
 
-from runtime.schema import derive_spec
+from runtime._schema import derive_spec
 
 TEN_PARAMETERS = '''
 from typing import Literal, Optional

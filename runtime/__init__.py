@@ -15,13 +15,13 @@ import typing as _typing
 from importlib import import_module as _import_module
 
 if _typing.TYPE_CHECKING:
-    from runtime.callbacks import Hook
-    from runtime.calls import ToolCall, TurnCall
-    from runtime.check import check_source
-    from runtime.egress import EgressPolicy
-    from runtime.registry import Tool, ToolOptions
-    from runtime.results import ToolResult
-    from runtime.runtime import Runtime
+    from runtime._callbacks import Hook
+    from runtime._calls import ToolCall, TurnCall
+    from runtime._check import check_source
+    from runtime._egress import EgressPolicy
+    from runtime._registry import Tool, ToolOptions
+    from runtime._results import ToolResult
+    from runtime._runtime import Runtime
     from sandbox.common.diagnostics import Diagnostic
     from sandbox.common.errors import (
         ArgumentError,
@@ -63,17 +63,17 @@ if _typing.TYPE_CHECKING:
 
 _EXPORTS = {
     "Diagnostic": "sandbox.common.diagnostics",
-    "EgressPolicy": "runtime.egress",
-    "Hook": "runtime.callbacks",
+    "EgressPolicy": "runtime._egress",
+    "Hook": "runtime._callbacks",
     "Limits": "sandbox.common.limits",
-    "Runtime": "runtime.runtime",
-    "Tool": "runtime.registry",
-    "ToolCall": "runtime.calls",
-    "ToolOptions": "runtime.registry",
-    "ToolResult": "runtime.results",
-    "TurnCall": "runtime.calls",
+    "Runtime": "runtime._runtime",
+    "Tool": "runtime._registry",
+    "ToolCall": "runtime._calls",
+    "ToolOptions": "runtime._registry",
+    "ToolResult": "runtime._results",
+    "TurnCall": "runtime._calls",
     "WallsMode": "sandbox.common.walls",
-    "check_source": "runtime.check",
+    "check_source": "runtime._check",
     # the error kinds, family by family (``sandbox/common/errors.py``)
     "ToolpenError": "sandbox.common.errors",
     "SourceError": "sandbox.common.errors",

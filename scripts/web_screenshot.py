@@ -24,7 +24,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 def start_page() -> tuple[subprocess.Popen[str], str]:
     command = ["web", "samples/", "--no-browser", "--port", "0", "--store", "memory://"]
     process = subprocess.Popen(
-        [sys.executable, "-c", "from runtime.cli import main; main()", *command],
+        [sys.executable, "-c", "from runtime._cli import main; main()", *command],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,

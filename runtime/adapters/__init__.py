@@ -15,9 +15,9 @@ from runtime.protocols import error_text, output_text, run_call
 from sandbox.common.errors import InvalidSource
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.results import ToolResult
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._results import ToolResult
+    from runtime._runtime import Runtime
 
 
 __all__ = [

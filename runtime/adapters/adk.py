@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from runtime.extras import require_extra
+from runtime._extras import require_extra
 
 require_extra("adk", "runtime.adapters.adk")
 
@@ -27,8 +27,8 @@ from runtime.adapters import definition  # noqa: E402
 from runtime.protocols import error_text  # noqa: E402
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._runtime import Runtime
 
 
 __all__ = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from runtime.extras import require_extra
+from runtime._extras import require_extra
 
 require_extra("langchain", "runtime.adapters.langchain")
 
@@ -24,9 +24,9 @@ from runtime.adapters import answer, call, definition  # noqa: E402
 from runtime.protocols import run_call  # noqa: E402
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.results import ToolResult
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._results import ToolResult
+    from runtime._runtime import Runtime
 
 
 __all__ = [

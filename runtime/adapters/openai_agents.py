@@ -13,21 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from runtime.extras import require_extra
+from runtime._extras import require_extra
 
 require_extra("agents", "runtime.adapters.openai_agents")
 
 from agents import FunctionTool  # noqa: E402
 from agents.tool_context import ToolContext  # noqa: E402
 
+from runtime._results import ToolResult  # noqa: E402
 from runtime.adapters import answer, call, definition  # noqa: E402
 from runtime.protocols import parse_arguments  # noqa: E402
-from runtime.results import ToolResult  # noqa: E402
 from sandbox.common.errors import InvalidArguments  # noqa: E402
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._runtime import Runtime
 
 __all__ = [
     "SessionOf",

@@ -7,9 +7,9 @@
 (``packing``, ``zipraw``); ``archive`` refuses unsafe zips.
 """
 
-from runtime.app.archive import ArchiveLimits
-from runtime.app.crosscheck import Finding, check_app
-from runtime.app.loader import (
+from runtime.app._archive import ArchiveLimits
+from runtime.app._crosscheck import Finding, check_app
+from runtime.app._loader import (
     App,
     AppAgent,
     AppCallback,
@@ -19,8 +19,8 @@ from runtime.app.loader import (
     AppToolset,
     load_app,
 )
-from runtime.app.packing import pack, unpack
-from runtime.app.register import app_runtime, register_app
+from runtime.app._packing import pack, unpack
+from runtime.app._register import app_runtime, register_app
 
 __all__ = [
     "App",

@@ -3,7 +3,7 @@
 What the adapters share lives here: running the calls of one model response through the one
 turn runner, :meth:`runtime.Runtime.run_turn` (a ``tool_search`` call answered here), one call
 as a framework's own tool runs it (``run_call``), and turning a result into text. A call is a
-``runtime.calls.ToolCall``; what it answers is a ``TurnCall`` (its ``ToolResult``, and for an
+``runtime._calls.ToolCall``; what it answers is a ``TurnCall`` (its ``ToolResult``, and for an
 ``ASYNCHRONOUS`` tool the future of its later result), the same types as every other caller's.
 """
 
@@ -14,15 +14,15 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from runtime.calls import ToolCall, TurnCall
-from runtime.results import ToolResult
-from runtime.schema.arguments import validate_arguments
-from runtime.search import DEFAULT_LIMIT, ToolIndex
+from runtime._calls import ToolCall, TurnCall
+from runtime._results import ToolResult
+from runtime._schema.arguments import validate_arguments
+from runtime._search import DEFAULT_LIMIT, ToolIndex
 from sandbox.common.errors import InvalidArguments, ToolpenError
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._runtime import Runtime
 
 __all__ = [
     "TOOL_SEARCH",

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 import httpx2
 from openai import APIConnectionError
 
-from runtime.calls import ToolCall, TurnCall
+from runtime._calls import ToolCall, TurnCall
+from runtime._search import DEFAULT_LIMIT
 from runtime.protocols import (
     error_text,
     finished_text,
@@ -34,14 +35,13 @@ from runtime.protocols import (
     run_calls,
     search_deferred,
 )
-from runtime.protocols.steps import Blocking, Loop, NextItem, Pause, arun_steps, run_steps
-from runtime.search import DEFAULT_LIMIT
+from runtime.protocols._steps import Blocking, Loop, NextItem, Pause, arun_steps, run_steps
 from sandbox.common.errors import InvalidArguments, OutputTooLarge, StreamEnded
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.results import ToolResult
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._results import ToolResult
+    from runtime._runtime import Runtime
 
 __all__ = [
     "MAX_REQUEST_BYTES",
@@ -311,7 +311,7 @@ async def adrive_session(
 
 class _Drive:
     """The loop of ``drive_session`` and ``adrive_session``, for either client
-    (``runtime/protocols/steps.py``), and what it tracks across reconnects."""
+    (``runtime/protocols/_steps.py``), and what it tracks across reconnects."""
 
     def __init__(
         self,

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from runtime.calls import ToolCall, TurnCall
+from runtime._calls import ToolCall, TurnCall
 from runtime.protocols import (
     TOOL_SEARCH,
     TOOL_SEARCH_DESCRIPTION,
@@ -33,13 +33,13 @@ from runtime.protocols import (
     refused,
     run_calls,
 )
+from runtime.protocols._steps import Blocking, Loop, arun_steps, run_steps
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
-from runtime.protocols.steps import Blocking, Loop, arun_steps, run_steps
 from sandbox.common.errors import BudgetExceeded, InvalidArguments
 
 if TYPE_CHECKING:
-    from runtime.registry import Tool
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._runtime import Runtime
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -232,7 +232,7 @@ class _Conversation:
             self.transcript.append({"role": "user", "content": finished_text(done)})
 
     def loop(self, client: Any, max_turns: int) -> Loop[ChatRun]:
-        """The loop of ``run_chat`` and ``arun_chat``, for either client (``runtime/protocols/steps.py``)."""
+        """The loop of ``run_chat`` and ``arun_chat``, for either client (``runtime/protocols/_steps.py``)."""
         for turn in range(1, max_turns + 1):
             response = yield client.chat.completions.create(**self.request())
             run = yield Blocking(self.answer, response, turn)

@@ -31,16 +31,16 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from runtime.calls import ToolCall
+from runtime._calls import ToolCall
+from runtime._results import ToolResult
 from runtime.protocols import error_text, run_calls
-from runtime.results import ToolResult
 from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-    from runtime.registry import Tool
-    from runtime.runtime import Runtime
+    from runtime._registry import Tool
+    from runtime._runtime import Runtime
 
 __all__ = [
     "SESSION_HEADER",

@@ -16,13 +16,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from runtime.extras import require_extra
+from runtime._extras import require_extra
 from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
-    from runtime.store.base import Store
-    from runtime.store.memory import MemoryStore
-    from runtime.store.sqlite import SqliteStore
+    from runtime.store._base import Store
+    from runtime.store._memory import MemoryStore
+    from runtime.store._sqlite import SqliteStore
 
 DEFAULT_STORE_URL = "sqlite:///.toolpen/sessions.db"
 
@@ -41,9 +41,9 @@ __all__ = [
 
 
 _LAZY = {
-    "Store": "runtime.store.base",
-    "MemoryStore": "runtime.store.memory",
-    "SqliteStore": "runtime.store.sqlite",
+    "Store": "runtime.store._base",
+    "MemoryStore": "runtime.store._memory",
+    "SqliteStore": "runtime.store._sqlite",
 }
 
 
@@ -74,24 +74,24 @@ def display_url(url: str) -> str:
 def open_store(url: str = DEFAULT_STORE_URL, *, migrate: bool = False) -> Store:
     """The store a URL names; raises ``InvalidArguments`` for a URL no store understands and
     ``StoreError`` for a schema of another version, unless ``migrate`` (`toolpen store
-    migrate`) upgrades an older one (``runtime/store/migrations.py``)."""
+    migrate`) upgrades an older one (``runtime/store/_migrations.py``)."""
     if url == "memory://":
-        from runtime.store.memory import MemoryStore
+        from runtime.store._memory import MemoryStore
 
         return MemoryStore()
     path = url.removeprefix("sqlite:///")
     if url.startswith("sqlite:///") and path not in ("", ":memory:"):
-        from runtime.store.sqlite import SqliteStore
+        from runtime.store._sqlite import SqliteStore
 
         return SqliteStore(path, migrate=migrate)
     if url.startswith("postgresql://"):
         require_extra("postgres", "a postgresql:// store")
-        from runtime.store.postgres import PostgresStore
+        from runtime.store._postgres import PostgresStore
 
         return PostgresStore(url, migrate=migrate)
     if url.startswith(("redis://", "rediss://")):
         require_extra("redis", "a redis:// store")
-        from runtime.store.redis_store import RedisStore
+        from runtime.store._redis_store import RedisStore
 
         return RedisStore(url, migrate=migrate)
     raise InvalidArguments(

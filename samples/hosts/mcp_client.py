@@ -22,7 +22,7 @@ async def main() -> None:
         command=sys.executable,
         args=[
             "-c",
-            "from runtime.cli import main; main()",
+            "from runtime._cli import main; main()",
             "mcp",
             str(SAMPLES / "get_customer.py"),
             str(SAMPLES / "update_customer_loyalty_points.py"),

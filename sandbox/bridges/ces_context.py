@@ -23,7 +23,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from runtime.parsing import parse_source
+from runtime._parsing import parse_source
 from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
 from sandbox.common.errors import InvalidSource

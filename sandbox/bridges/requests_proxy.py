@@ -1,7 +1,7 @@
 """``ces_requests`` as tool code sees it: the requests-like surface, over an RPC to the host broker.
 
 Nothing here touches the network. Each call sends ``rpc("http", "request", {...})``; the host's
-broker (``runtime/http.py``) runs it under the egress policy and answers with the response as JSON,
+broker (``runtime/_http.py``) runs it under the egress policy and answers with the response as JSON,
 or with a structured error that becomes one of the exceptions below. The broker starts each
 ``http_error`` message with one of the ``FAILURE_*`` prefixes so the right class can be raised.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from sandbox.common.errors import HttpDenied, HttpFailed
 from sandbox.messages import Rpc
 
-# The host's HTTP broker (``runtime.http``) starts an ``http_error`` message with one of these prefixes, so that
+# The host's HTTP broker (``runtime._http``) starts an ``http_error`` message with one of these prefixes, so that
 # ``ces_requests`` inside the worker raises the matching requests-style exception.
 FAILURE_TIMEOUT = "timeout:"
 FAILURE_CONNECTION = "connection error:"

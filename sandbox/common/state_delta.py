@@ -8,7 +8,7 @@ A session's visible state merges three scopes, told apart by the key's prefix:
 - ``temp:key``: visible during one invocation, never stored.
 
 A tool never writes state directly: it returns a :class:`StateDelta` (keys set and deleted),
-which the store commits atomically with the call's events (see ``runtime/store/base.py``).
+which the store commits atomically with the call's events (see ``runtime/store/_base.py``).
 A leaf: the worker's ``done`` carries a delta (``sandbox/messages.py``) and the host decodes it;
 plain Python only, on the call path of both sides.
 """

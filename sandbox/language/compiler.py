@@ -6,7 +6,7 @@ import ast
 import functools
 import types
 
-from runtime.parsing import parse_source
+from runtime._parsing import parse_source
 from sandbox.common.diagnostics import Diagnostic
 from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.language.policy import Located, ToolPolicy

@@ -28,7 +28,7 @@ import ctypes
 import gc
 import importlib
 
-from runtime.parsing import parse_source
+from runtime._parsing import parse_source
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.common.errors import InvalidSource
 from sandbox.language.module_allowlist import ALLOWED_MODULES

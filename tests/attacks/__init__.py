@@ -14,7 +14,7 @@ import types
 from typing import Any
 
 from runtime import Runtime
-from runtime.results import ToolResult
+from runtime._results import ToolResult
 from sandbox.common.errors import PolicyViolation
 from sandbox.language.compiler import compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals, install_process_hooks

@@ -17,10 +17,10 @@ from urllib.parse import quote
 import pytest
 from httpd import Handler, LocalServer, serve
 
-from runtime.egress import EgressPolicy
-from runtime.http import HttpBroker
-from runtime.openapi_toolset import OpenApiToolset
-from runtime.redaction import Redactor
+from runtime._egress import EgressPolicy
+from runtime._http import HttpBroker
+from runtime._openapi_toolset import OpenApiToolset
+from runtime._redaction import Redactor
 from sandbox.common.errors import HttpFailed
 
 SECRET = "s3cret-Key/42+x="

@@ -31,7 +31,7 @@ def test_refused(pool: WorkerPool, targets: Targets, probe: Probe) -> None:
 
 
 def test_doctor_probe_runs_every_probe_and_finds_each_refused() -> None:
-    command = [sys.executable, "-c", "from runtime.cli import main; main()", "doctor", "--probe", "--json"]
+    command = [sys.executable, "-c", "from runtime._cli import main; main()", "doctor", "--probe", "--json"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     results = json.loads(done.stdout)["probes"]
     assert [result["name"] for result in results] == [probe.name for probe in PROBES]

@@ -1,0 +1,74 @@
+"""``ToolResult``: what one call produced, in memory and as stored in a call record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from runtime._state import StateDelta, without_temp_keys
+from sandbox.common.errors import ToolpenError, error_from_dict
+
+if TYPE_CHECKING:
+    from runtime._session import CallRecord
+
+
+@dataclass
+class ToolResult:
+    """What one call produced. ``error`` is None on success; ``faked`` when a fake answered;
+    ``replaced_by`` the tool callback (``before_tool_callback``, ``after_tool_callback``) whose
+    return value is the output."""
+
+    success: bool
+    output: Any = None
+    error: ToolpenError | None = None
+    logs: str = ""
+    state_delta: dict[str, Any] = field(default_factory=lambda: StateDelta().to_dict())
+    state: dict[str, Any] = field(default_factory=dict)
+    call_id: str = ""
+    session_id: str | None = None
+    replayed: bool = False
+    faked: bool = False
+    replaced_by: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape: ``{"success", "output", "error", "state", "state_delta", "logs"}``,
+        plus ``"faked": true`` when a fake stood in for the tool and ``"replaced_by"`` when a tool
+        callback's return value is the output."""
+        data = {
+            "success": self.success,
+            "output": self.output,
+            "error": self.error.to_dict() if self.error else None,
+            "state": self.state,
+            "state_delta": self.state_delta,
+            "logs": self.logs,
+        }
+        if self.faked:
+            data["faked"] = True
+        if self.replaced_by:
+            data["replaced_by"] = self.replaced_by
+        return data
+
+    def stored(self) -> dict[str, Any]:
+        """What a call record keeps, so a retry can answer without running: the state too, as
+        the call left it (``temp:`` keys are never stored)."""
+        return {**self.to_dict(), "state": without_temp_keys(self.state)}
+
+    @classmethod
+    def from_record(cls, record: CallRecord, state: dict[str, Any]) -> ToolResult:
+        """The stored result of an earlier run, replayed with the state the call left; ``state``
+        (the session's current one) only for records that kept none."""
+        data = record.result or {}
+        error = data.get("error")
+        return cls(
+            success=bool(data.get("success")),
+            output=data.get("output"),
+            error=error_from_dict(error) if error else None,
+            logs=data.get("logs", ""),
+            state_delta=data.get("state_delta") or StateDelta().to_dict(),
+            state=data["state"] if isinstance(data.get("state"), dict) else state,
+            call_id=record.call_id,
+            session_id=record.session_id,
+            replayed=True,
+            faked=bool(data.get("faked")),
+            replaced_by=data.get("replaced_by"),
+        )

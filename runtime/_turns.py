@@ -1,0 +1,82 @@
+"""Turn scripts: a scripted agent turn (the calls a model would make), read and played.
+
+A turn script (JSON or YAML) names the session, the context, what the runtime registers (paths
+relative to the script; the surfaces that play scripts read those: ``toolpen turn``, ``toolpen
+app turn``, the playground of ``toolpen web``) and the calls in order::
+
+    {"session": "s1", "context": {...}, "tools": ["../t.py"], "openapi": {"crm": "../crm.yaml"},
+     "callbacks": ["../guard.py"], "fakes": ["../fake.py"],
+     "calls": [{"tool": "t", "args": {...}}, [{"tool": "a"}, {"tool": "b"}]],
+     "tool_execution_mode": "PARALLEL"}
+
+An item of ``calls`` that is a list is one model response that selected several tools: they run
+through the one turn runner, ``Runtime.run_turn``, by the tool execution mode (the one given,
+else the script's, else the runtime's). An ``ASYNCHRONOUS`` tool answers ``{"status":
+"pending"}`` at once and its result is reported after the turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from runtime._calls import ToolCall, TurnCall
+from runtime._execution import parse_tool_execution_mode
+from sandbox.common.errors import InvalidArguments
+
+if TYPE_CHECKING:
+    from runtime._results import ToolResult
+    from runtime._runtime import Runtime
+
+
+def parse_turn(text: str, where: str) -> dict[str, Any]:
+    """A turn script from its JSON or YAML text; ``InvalidArguments`` says what ``where`` lacks."""
+    import yaml
+
+    try:
+        script = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise InvalidArguments(f"{where} is not valid JSON or YAML: {error}") from None
+    if not isinstance(script, dict) or not isinstance(script.get("calls"), list):
+        raise InvalidArguments(f'{where} must be an object with a "calls" list')
+    return script
+
+
+def play_turn(
+    rt: Runtime, script: dict[str, Any], session: str, mode: str | None = None
+) -> list[tuple[str, ToolResult]]:
+    """Run the turn: before_agent callbacks, the calls, after_agent callbacks, then the results of
+    asynchronous tools (``<tool> (result)``; their immediate answer is ``<tool> (started)``).
+
+    An item of ``calls`` that is a list is one model response selecting several tools, run by
+    ``mode``, else the script's ``tool_execution_mode``, else the runtime's (an app's own)."""
+    context = dict(script.get("context") or {})
+    rt.store.get_or_create_session(rt.app_name, rt.user_id, session, context.pop("state", None))
+    chosen = parse_tool_execution_mode(mode or script.get("tool_execution_mode") or rt.tool_execution_mode)
+    callbacks = rt.callbacks()
+    steps: list[tuple[str, ToolResult]] = []
+    if callbacks.get("before_agent"):
+        before = rt.run_callbacks("before_agent", session_id=session, context=context)
+        steps.append(("before_agent_callback", before))
+        if not before.success or before.output is not None:
+            return steps
+    started: list[TurnCall] = []
+    for item in script["calls"]:
+        selected = [_tool_call(call) for call in (item if isinstance(item, list) else [item])]
+        for answered in rt.run_turn(selected, mode=chosen, context=context, session_id=session):
+            if answered.later is None:
+                steps.append((answered.call.tool, answered.result))
+            else:
+                steps.append((f"{answered.call.tool} (started)", answered.result))
+                started.append(answered)
+    if callbacks.get("after_agent"):
+        steps.append(
+            ("after_agent_callback", rt.run_callbacks("after_agent", session_id=session, context=context))
+        )
+    steps.extend((f"{item.call.tool} (result)", item.later.result()) for item in started if item.later)
+    return steps
+
+
+def _tool_call(call: Any) -> ToolCall:
+    if not isinstance(call, dict) or not isinstance(call.get("tool"), str):
+        raise InvalidArguments(f'a turn\'s call is {{"tool": NAME, "args": {{...}}}}, not {str(call)[:80]}')
+    return ToolCall(call["tool"], dict(call.get("args") or {}))

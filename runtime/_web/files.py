@@ -1,0 +1,201 @@
+"""What the playground lists: tool, callback and fake sources, turn files, and an app's code.
+
+Given paths (``toolpen web PATH...``): a file is listed as given; a folder lists its ``*.py``
+files (programs with a ``__main__`` guard left out), the callbacks and fakes of its subfolders,
+and the turn files (JSON or YAML with a ``calls`` list) in it and its subfolders; a turn file
+also lists the tools, callbacks and fakes it names. Given an exported app, the list is the app's
+tools, fakes and callbacks, read from the app (a zip is read-only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from sandbox.common.errors import InvalidArguments, InvalidSource
+
+if TYPE_CHECKING:
+    from runtime.app import App
+
+Kind = Literal["tool", "callbacks", "fakes", "turn"]
+TURN_SUFFIXES = (".json", ".yaml", ".yml")
+TURN_REFERENCES = ("tools", "callbacks", "fakes")
+
+
+@dataclass(frozen=True)
+class PageFile:
+    """One entry of the page's list: ``path`` names it in the API; ``disk`` is None inside a zip."""
+
+    path: str
+    kind: Kind
+    disk: Path | None
+    label: str
+    source: str | None = None
+    """The text when it does not come from ``disk`` (an app read from a zip, inline code)."""
+    app_ref: tuple[str, str, int] | None = None
+    """What it is in an app: (``tool`` | ``fake`` | ``callback`` | ``guardrail``, the tool's, agent's or
+    guardrail's name, the callback's index)."""
+
+    def read(self) -> str:
+        if self.disk is None:
+            return self.source or ""
+        return self.disk.read_text(encoding="utf-8")
+
+    def to_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"path": self.path, "kind": self.kind, "label": self.label}
+        entry["editable"] = self.disk is not None
+        try:
+            entry["source"] = self.read()
+        except (OSError, UnicodeDecodeError) as error:
+            entry["error"] = str(error)
+        return entry
+
+
+def source_kind(source: str) -> Kind:
+    """``tool``, ``callbacks`` or ``fakes``: what a Python source defines."""
+    from runtime._callbacks import looks_like_hooks
+    from runtime._schema import parse_tool_source
+
+    try:
+        module = parse_tool_source(source)
+    except InvalidSource:
+        return "tool"
+    if not looks_like_hooks(module):
+        return "tool"
+    return "fakes" if "def fake_" in source else "callbacks"
+
+
+def _turn_script(path: Path) -> dict[str, Any] | None:
+    from runtime._turns import parse_turn
+
+    try:
+        return parse_turn(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, InvalidArguments):
+        return None
+
+
+def _python(path: Path) -> tuple[Kind, str] | None:
+    """The kind of a Python file, None for a program (``__main__``) or an unreadable file."""
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if '__name__ == "__main__"' in source or "__name__ == '__main__'" in source:
+        return None
+    return source_kind(source), source
+
+
+class Listing:
+    """The files found in the given paths, and the folders a turn may name files in."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, PageFile] = {}
+        self.roots: list[Path] = []
+        self.referenced: set[Path] = set()
+
+    def add(self, path: Path, kind: Kind) -> None:
+        key = str(path)
+        if key not in self.files and path.resolve() not in self.disk_paths():
+            self.files[key] = PageFile(key, kind, path, path.name)
+
+    def disk_paths(self) -> dict[Path, str]:
+        """The listed files on disk, resolved: their page path."""
+        return {file.disk.resolve(): file.path for file in self.files.values() if file.disk is not None}
+
+    def allows(self, path: Path) -> bool:
+        """True for a listed file, a file a found turn names, or one under a folder given."""
+        resolved = path.resolve()
+        if resolved in self.referenced or resolved in self.disk_paths():
+            return True
+        return any(resolved.is_relative_to(root) for root in self.roots)
+
+
+def discover(paths: list[Path]) -> Listing:
+    """The page's list for ``toolpen web PATH...``; ``InvalidArguments`` names a path it cannot use."""
+    listing = Listing()
+    turns: list[tuple[Path, dict[str, Any]]] = []
+    for path in paths:
+        if path.is_dir():
+            listing.roots.append(path.resolve())
+            _folder(listing, path, turns)
+        elif not path.is_file():
+            raise InvalidArguments(f"no such file: {path}")
+        elif path.suffix in TURN_SUFFIXES:
+            script = _turn_script(path)
+            if script is None:
+                raise InvalidArguments(f'{path} is not a turn file (JSON or YAML with a "calls" list)')
+            turns.append((path, script))
+            listing.add(path, "turn")
+        else:
+            found = _python(path)
+            listing.add(path, found[0] if found else "tool")
+    for turn, script in turns:
+        for key in TURN_REFERENCES:
+            for item in script.get(key) or []:
+                named = turn.parent / str(item)
+                listing.referenced.add(named.resolve())
+                found = _python(named) if named.is_file() else None
+                if found:
+                    listing.add(named, found[0])
+        for spec in (script.get("openapi") or {}).values():
+            listing.referenced.add((turn.parent / str(spec)).resolve())
+    return listing
+
+
+def _folder(listing: Listing, folder: Path, turns: list[tuple[Path, dict[str, Any]]]) -> None:
+    subfolders = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
+    for depth, where in enumerate([folder, *subfolders]):
+        for file in sorted(where.iterdir()):
+            if file.suffix == ".py" and file.is_file():
+                found = _python(file)
+                if found and (depth == 0 or found[0] != "tool"):
+                    listing.add(file, found[0])
+            elif file.suffix in TURN_SUFFIXES and file.is_file():
+                script = _turn_script(file)
+                if script is not None:
+                    turns.append((file, script))
+                    listing.add(file, "turn")
+
+
+def app_listing(app: App, location: Path) -> Listing:
+    """The app's tools, their fakes, its code guardrails' and every agent's callbacks; on disk when
+    the app is a folder."""
+    from runtime.app._loader import app_folder
+
+    folder = app_folder(location) if location.is_dir() else None
+    listing = Listing()
+
+    def add(code_path: str, kind: Kind, label: str, source: str, ref: tuple[str, str, int]) -> None:
+        on_disk = folder is not None and code_path.endswith(".py")  # else inline in a resource file
+        key = str(folder / code_path) if on_disk and folder else f"{location}/{code_path}#{label}"
+        disk = folder / code_path if on_disk and folder else None
+        listing.files[key] = PageFile(key, kind, disk, label, None if disk else source, ref)
+
+    for tool in app.tools.values():
+        add(tool.code_path, "tool", tool.display_name, tool.source, ("tool", tool.display_name, 0))
+    for tool in app.tools.values():
+        if tool.fake_source and tool.fake_path:
+            label = f"fake of {tool.display_name}"
+            add(tool.fake_path, "fakes", label, tool.fake_source, ("fake", tool.display_name, 0))
+    for guardrail in app.guardrails.values():
+        for index, callback in enumerate(guardrail.callbacks):
+            label = f"guardrail {guardrail.display_name}: {callback.kind}"
+            add(
+                callback.code_path,
+                "callbacks",
+                label,
+                callback.source,
+                ("guardrail", guardrail.display_name, index),
+            )
+    for agent in app.agents.values():
+        for index, callback in enumerate(agent.callbacks):
+            label = f"{agent.display_name}: {callback.kind}"
+            add(
+                callback.code_path,
+                "callbacks",
+                label,
+                callback.source,
+                ("callback", agent.display_name, index),
+            )
+    return listing

@@ -1,0 +1,390 @@
+"""``redis://``: sessions in Redis (redis-py), shared by processes and machines.
+
+Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
+
+    P:session:ID     hash    app_name, user_id, create_time, last_update_time
+    P:sessions       zset    session id -> last update time
+    P:state:OWNER    hash    state key -> JSON value; OWNER is the JSON [app, user, session] of a scope
+    P:events:ID      list    JSON events, oldest first
+    P:calls:ID       hash    call id -> JSON call record
+    P:lock:ID        string  the session lock's token while it is held
+    P:scope-lock:O   string  a shared scope's lock token (``lock_scopes``); O is the JSON [app, user]
+    P:schema         string  the store schema version (``toolpen store migrate`` upgrades it)
+
+Every write is an optimistic transaction: WATCH the keys it reads, check them, then queue the
+writes in one MULTI/EXEC (run again if a watched key changed), so a commit applies whole or not
+at all. State keys are set and deleted one by one (HSET/HDEL), so ``app:`` and ``user:`` keys
+written by concurrent sessions merge key by key. One server only: a transaction spans keys of
+many sessions, which Redis Cluster would spread over slots.
+
+Session locks: redis-py's ``Lock`` (``SET NX PX`` with a random token, released by a Lua
+compare-and-delete) with a time to live of ``LOCK_TTL`` seconds, renewed every third of it by a
+thread while the block runs. A holder that dies frees the session within ``LOCK_TTL``. If a live
+holder stalls past its TTL and another takes the lock, its commit fails and changes nothing:
+``commit_call`` watches the lock keys this thread holds for the session (its own, its user's and
+app's scope locks) and checks their tokens. The locks of shared scopes work the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
+from typing import Any, TypeVar, cast
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis
+from redis.client import Pipeline
+from redis.lock import Lock
+
+from runtime._session import CallRecord, Event, Session, SessionSummary
+from runtime._state import StateDelta, encode_json
+from runtime.store._base import (
+    LOCK_TIMEOUT,
+    FinishedCall,
+    StateOwner,
+    Store,
+    already_finished,
+    never_begun,
+    poll_lock,
+    scope_label,
+    scope_lock_name,
+    scoped_parts,
+    session_label,
+    state_owners,
+)
+from runtime.store._migrations import SchemaVersion, check_version, steps_between
+from sandbox.common.errors import NotFound, StoreError, Timeout
+
+SCHEMA_VERSION = 1
+
+MIGRATIONS: dict[int, Callable[[redis.Redis], None]] = {}
+"""The step leading from each version to the next (none yet: version 1 is the first)."""
+
+LOCK_TTL = 3.0
+"""Seconds a session lock outlives a holder that stopped renewing it (died or stalled)."""
+
+T = TypeVar("T")
+
+
+def split_prefix(url: str) -> tuple[str, str]:
+    """The URL without its ``prefix`` query parameter, and the key prefix (``toolpen``)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefix = next((value for name, value in query if name == "prefix"), "toolpen")
+    rest = urlencode([(name, value) for name, value in query if name != "prefix"])
+    return urlunsplit(parts._replace(query=rest)), prefix
+
+
+def _dumps(value: Any) -> str:
+    return encode_json(value, "a value")
+
+
+class RedisStore(Store):
+    """Sessions in one Redis server, named by a redis-py URL."""
+
+    def __init__(self, url: str, *, migrate: bool = False) -> None:
+        self.url = url
+        client_url, self._prefix = split_prefix(url)
+        parts = urlsplit(client_url)
+        self._name = f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}{parts.path}"
+        self._client = redis.Redis.from_url(
+            client_url, decode_responses=True, socket_timeout=30, socket_connect_timeout=10
+        )
+        self._sessions_key = f"{self._prefix}:sessions"
+        self._held = threading.local()  # .tokens: session id -> lock token, of this thread
+        with self._errors():
+            self._client.ping()
+            self.schema = self._check_schema(migrate)
+
+    def _check_schema(self, migrate: bool) -> SchemaVersion:
+        key = f"{self._prefix}:schema"
+        found = cast(str | None, self._client.get(key))
+        if found is None:  # empty, or written before versions were kept: version 1 either way
+            written = bool(self._client.exists(self._sessions_key))
+            self._client.set(key, SCHEMA_VERSION, nx=True)
+            return SchemaVersion(SCHEMA_VERSION if written else None, SCHEMA_VERSION)
+        version = int(found)
+        check_version(self._name, version, SCHEMA_VERSION, migrate=migrate)
+        for step in steps_between(self._name, version, SCHEMA_VERSION, MIGRATIONS):
+            step(self._client)
+        self._client.set(key, SCHEMA_VERSION)
+        return SchemaVersion(version, SCHEMA_VERSION)
+
+    def _key(self, kind: str, name: str) -> str:
+        return f"{self._prefix}:{kind}:{name}"
+
+    def _state_key(self, owner: StateOwner) -> str:
+        return self._key("state", json.dumps(list(owner), separators=(",", ":")))
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Redis's errors as a ``ToolpenError``."""
+        try:
+            yield
+        except redis.RedisError as exc:
+            raise StoreError(f"session store {self._name}: {exc}") from exc
+
+    def _transaction(self, func: Callable[[Pipeline], T], *watched: str) -> T:
+        """Run ``func`` (reads, then ``pipe.multi()`` and writes) until no watched key changed."""
+        with self._errors():
+            # redis-py's stubs say transaction() takes a func returning None and returns a list
+            return cast(T, self._client.transaction(cast(Any, func), *watched, value_from_callable=True))
+
+    def close(self) -> None:
+        self._client.close()
+
+    # -- sessions -------------------------------------------------------------------------
+
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
+        meta_key = self._key("session", session_id)
+        with self._errors():
+            found = self._read_owner(self._client, session_id)
+            if found is None:
+                return None
+            app_name, user_id = found
+            with self._client.pipeline(transaction=True) as pipe:  # one snapshot
+                pipe.hgetall(meta_key)
+                for owner in state_owners(app_name, user_id, session_id):
+                    pipe.hgetall(self._state_key(owner))
+                if events:
+                    pipe.lrange(self._key("events", session_id), 0, -1)
+                meta, *scopes = pipe.execute()
+        stored = scopes.pop() if events else []
+        if (meta.get("app_name"), meta.get("user_id")) != (app_name, user_id):
+            return self._get_session(session_id, events)  # deleted, or deleted and created again, meanwhile
+        state = {key: json.loads(value) for scope in scopes for key, value in scope.items()}
+        return Session(
+            id=session_id,
+            app_name=app_name,
+            user_id=user_id,
+            state=state,
+            events=[Event.model_validate_json(event) for event in stored],
+            last_update_time=float(meta["last_update_time"]),
+        )
+
+    def _get_events(self, session_id: str) -> list[Event]:
+        with self._errors():
+            stored = cast(list[str], self._client.lrange(self._key("events", session_id), 0, -1))
+        return [Event.model_validate_json(event) for event in stored]
+
+    def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
+        fields = ("app_name", "user_id", "last_update_time")
+        with self._errors():
+            ids = cast(list[str], self._client.zrange(self._sessions_key, 0, -1))
+            with self._client.pipeline(transaction=False) as pipe:
+                for session_id in ids:
+                    pipe.hmget(self._key("session", session_id), list(fields))
+                    pipe.llen(self._key("events", session_id))
+                replies = pipe.execute()
+        summaries = [
+            SessionSummary(id=session_id, event_count=count, **dict(zip(fields, meta, strict=True)))
+            for session_id, meta, count in zip(ids, replies[::2], replies[1::2], strict=True)
+            if meta[0] is not None  # deleted meanwhile
+            and app_name in (None, meta[0])
+            and user_id in (None, meta[1])
+        ]
+        return sorted(summaries, key=lambda s: s.last_update_time, reverse=True)
+
+    def delete_session(self, session_id: str) -> bool:
+        meta_key = self._key("session", session_id)
+
+        def delete(pipe: Pipeline) -> bool:
+            owner = self._read_owner(pipe, session_id)
+            if owner is None:
+                return False
+            pipe.multi()
+            pipe.delete(
+                meta_key,
+                self._key("events", session_id),
+                self._key("calls", session_id),
+                self._state_key((*owner, session_id)),
+            )
+            pipe.zrem(self._sessions_key, session_id)
+            return True
+
+        return self._transaction(delete, meta_key)
+
+    # -- locking --------------------------------------------------------------------------
+
+    def _tokens(self) -> dict[str, str]:
+        """The lock tokens this thread holds, by lock key."""
+        if not hasattr(self._held, "tokens"):
+            self._held.tokens = {}
+        return self._held.tokens
+
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
+        return self._hold(self._key("lock", session_id), session_label(session_id), timeout)
+
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        return self._hold(self._scope_lock_key(owner), scope_label(owner), timeout)
+
+    def _scope_lock_key(self, owner: StateOwner) -> str:
+        return self._key("scope-lock", scope_lock_name(owner))
+
+    @contextmanager
+    def _hold(self, key: str, label: str, timeout: float) -> Iterator[None]:
+        held = self._client.lock(key, timeout=LOCK_TTL, thread_local=False)
+        with self._errors():
+            poll_lock(lambda: held.acquire(blocking=False), label, timeout)
+        stop = threading.Event()
+        renewer = threading.Thread(target=_renew, args=(held, stop), name=f"renew {key}", daemon=True)
+        renewer.start()
+        self._tokens()[key] = held.local.token.decode()  # redis-py keeps it as bytes
+        try:
+            yield
+        finally:
+            del self._tokens()[key]
+            stop.set()
+            renewer.join()
+            with self._errors(), suppress(redis.exceptions.LockNotOwnedError):
+                held.release()  # one that expired meanwhile is no longer ours to release
+
+    # -- calls ----------------------------------------------------------------------------
+
+    def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        with self._errors():
+            return self._read_call(self._client, session_id, call_id)
+
+    # -- primitives -----------------------------------------------------------------------
+
+    def _insert_session(
+        self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
+    ) -> bool:
+        meta_key = self._key("session", session_id)
+
+        def insert(pipe: Pipeline) -> bool:
+            if pipe.exists(meta_key):
+                return False
+            pipe.multi()
+            pipe.hset(
+                meta_key,
+                mapping={
+                    "app_name": app_name,
+                    "user_id": user_id,
+                    "create_time": now,
+                    "last_update_time": now,
+                },
+            )
+            pipe.zadd(self._sessions_key, {session_id: now})
+            self._queue_delta(pipe, session_id, app_name, user_id, delta)
+            return True
+
+        return self._transaction(insert, meta_key)
+
+    def _begin_call(self, record: CallRecord) -> CallRecord | None:
+        meta_key = self._key("session", record.session_id)
+        calls_key = self._key("calls", record.session_id)
+
+        def begin(pipe: Pipeline) -> CallRecord | None:
+            if not pipe.exists(meta_key):
+                raise NotFound(f"session {record.session_id!r} not found")
+            existing = self._read_call(pipe, record.session_id, record.call_id)
+            if existing is not None:
+                return existing
+            pipe.multi()
+            pipe.hset(calls_key, record.call_id, record.model_dump_json())
+            return None
+
+        return self._transaction(begin, meta_key, calls_key)
+
+    def _commit_call(self, call: FinishedCall) -> None:
+        session_id, now, events = call.session_id, call.now, call.events_json
+        meta_key = self._key("session", session_id)
+        held = self._held_locks(session_id)
+
+        def commit(pipe: Pipeline) -> None:
+            app_name, user_id = self._owner(pipe, session_id)
+            finished = self._finished(pipe, call)
+            for lock_key, token in held.items():
+                if pipe.get(lock_key) != token:
+                    raise Timeout(
+                        f"session {session_id!r}: the call's lock expired before the commit; "
+                        "nothing was stored"
+                    )
+            pipe.multi()
+            self._queue_delta(pipe, session_id, app_name, user_id, call.delta)
+            if events:
+                pipe.rpush(self._key("events", session_id), *events)
+            pipe.hset(meta_key, "last_update_time", repr(now))
+            pipe.zadd(self._sessions_key, {session_id: now})
+            pipe.hset(self._key("calls", session_id), call.call_id, finished)
+
+        self._transaction(commit, meta_key, self._key("calls", session_id), *held)
+
+    def _held_locks(self, session_id: str) -> dict[str, str]:
+        """The locks this thread holds for a commit to the session: its own, and those of its
+        user's and app's scopes (the session's owner is read without a lock: it never changes)."""
+        tokens = self._tokens()
+        keys = [self._key("lock", session_id)]
+        owner = None
+        if set(tokens) - set(keys):
+            with self._errors():
+                owner = self._read_owner(self._client, session_id)
+        if owner is not None:
+            app_name, user_id = owner
+            keys += [self._scope_lock_key((app_name, user_id, "")), self._scope_lock_key((app_name, "", ""))]
+        return {key: tokens[key] for key in keys if key in tokens}
+
+    def _fail_call(self, call: FinishedCall) -> None:
+        calls_key = self._key("calls", call.session_id)
+
+        def fail(pipe: Pipeline) -> None:
+            self._owner(pipe, call.session_id)
+            finished = self._finished(pipe, call)
+            pipe.multi()
+            pipe.hset(calls_key, call.call_id, finished)
+
+        self._transaction(fail, self._key("session", call.session_id), calls_key)
+
+    # -- reads (inside a transaction: of watched keys) ------------------------------------
+
+    def _read_owner(self, reader: redis.Redis | Pipeline, session_id: str) -> tuple[str, str] | None:
+        """The session's (app_name, user_id), or None."""
+        app_name, user_id = cast(
+            list[str | None], reader.hmget(self._key("session", session_id), ["app_name", "user_id"])
+        )
+        return None if app_name is None or user_id is None else (app_name, user_id)
+
+    def _read_call(self, reader: redis.Redis | Pipeline, session_id: str, call_id: str) -> CallRecord | None:
+        data = cast(str | None, reader.hget(self._key("calls", session_id), call_id))
+        return None if data is None else CallRecord.model_validate_json(data)
+
+    def _owner(self, pipe: Pipeline, session_id: str) -> tuple[str, str]:
+        owner = self._read_owner(pipe, session_id)
+        if owner is None:
+            raise NotFound(f"session {session_id!r} not found")
+        return owner
+
+    def _finished(self, pipe: Pipeline, call: FinishedCall) -> str:
+        """The JSON of the call's record with its result; the call must be begun and unfinished."""
+        record = self._read_call(pipe, call.session_id, call.call_id)
+        if record is None:
+            raise never_begun(call.session_id, call.call_id)
+        if record.finished:
+            raise already_finished(call.session_id, call.call_id)
+        return record.model_copy(
+            update={"status": call.status, "result": call.result, "finished_at": call.now}
+        ).model_dump_json()
+
+    def _queue_delta(
+        self, pipe: Pipeline, session_id: str, app_name: str, user_id: str, delta: StateDelta
+    ) -> None:
+        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
+            key = self._state_key(owner)
+            if part.set:
+                pipe.hset(key, mapping={name: _dumps(value) for name, value in part.set.items()})
+            if part.deleted:
+                pipe.hdel(key, *part.deleted)
+
+
+def _renew(held: Lock, stop: threading.Event) -> None:
+    """Reset the lock's time to live every third of it until ``stop``, or until it is lost."""
+    while not stop.wait(LOCK_TTL / 3):
+        try:
+            held.reacquire()
+        except redis.exceptions.LockNotOwnedError:
+            return
+        except redis.RedisError:
+            continue  # the server is unreachable for now: try again at the next tick

@@ -1,0 +1,280 @@
+"""What the SQLite and PostgreSQL stores share: the tables, the statements where the dialects
+agree, the row <-> ``Session``/``CallRecord`` mapping and the write algorithms.
+
+Tables (both dialects): ``toolpen_sessions``, ``toolpen_states`` (one JSON row per scope owner),
+``toolpen_events`` and ``toolpen_calls``. Statements are written once with ``?`` placeholders
+(and no literal ``?`` or ``%``); a store whose driver wants another style names it in
+``placeholder``. A store supplies its connections, the column types, its session lock, how a
+delta is merged into a scope's row, and how a whole session is read.
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, closing
+from typing import Any, ClassVar, Protocol
+
+from runtime._session import CallRecord, Event, Session, SessionSummary
+from runtime._state import StateDelta, encode_json
+from runtime.store._base import FinishedCall, StateOwner, Store, already_finished, never_begun, scoped_parts
+from sandbox.common.errors import NotFound
+
+TABLES = """
+CREATE TABLE toolpen_sessions (
+    id text PRIMARY KEY,
+    app_name text NOT NULL,
+    user_id text NOT NULL,
+    create_time {real} NOT NULL,
+    last_update_time {real} NOT NULL
+);
+-- one row per scope: app (app, '', ''), user (app, user, ''), session (app, user, id)
+CREATE TABLE toolpen_states (
+    app_name text NOT NULL,
+    user_id text NOT NULL,
+    session_id text NOT NULL,
+    state {state_json} NOT NULL,
+    PRIMARY KEY (app_name, user_id, session_id)
+);
+CREATE TABLE toolpen_events (
+    seq {serial},
+    session_id text NOT NULL,
+    data {json} NOT NULL
+);
+CREATE TABLE toolpen_calls (
+    session_id text NOT NULL,
+    call_id text NOT NULL,
+    tool text NOT NULL,
+    args {json} NOT NULL,
+    status text NOT NULL,
+    result {json},
+    started_at {real} NOT NULL,
+    finished_at {real},
+    PRIMARY KEY (session_id, call_id)
+);
+"""
+"""The tables, with the column types a dialect fills in: ``real``, ``json``, ``state_json``
+(the scope rows) and ``serial`` (an increasing integer primary key)."""
+
+INDEXES = """
+CREATE INDEX toolpen_sessions_by_owner ON toolpen_sessions (app_name, user_id);
+CREATE INDEX toolpen_events_by_session ON toolpen_events (session_id, seq);
+"""
+
+CALL_COLUMNS = "session_id, call_id, tool, args, status, result, started_at, finished_at"
+
+_LIST_SESSIONS = """
+SELECT s.id, s.app_name, s.user_id, s.last_update_time,
+    (SELECT count(*) FROM toolpen_events e WHERE e.session_id = s.id) AS event_count
+FROM toolpen_sessions s
+WHERE s.app_name = coalesce(?, s.app_name) AND s.user_id = coalesce(?, s.user_id)
+ORDER BY s.last_update_time DESC
+"""
+
+_INSERT_SESSION = """
+INSERT INTO toolpen_sessions (id, app_name, user_id, create_time, last_update_time)
+VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+"""
+
+_INSERT_CALL = f"""
+INSERT INTO toolpen_calls ({CALL_COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, ?, NULL)
+ON CONFLICT (session_id, call_id) DO NOTHING
+"""
+
+GET_EVENTS = "SELECT data FROM toolpen_events WHERE session_id = ? ORDER BY seq"
+
+_GET_CALL = f"SELECT {CALL_COLUMNS} FROM toolpen_calls WHERE session_id = ? AND call_id = ?"
+
+_FINISH_CALL = """
+UPDATE toolpen_calls SET status = ?, result = ?, finished_at = ?
+WHERE session_id = ? AND call_id = ? AND status = 'started'
+"""
+
+
+class Cursor(Protocol):
+    """What the stores use of a DB-API cursor (sqlite3's and psycopg's)."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> object: ...
+
+    def close(self) -> None: ...
+
+
+class Connection(Protocol):
+    """What the stores use of a connection; rows read by column name."""
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any], /) -> Cursor: ...
+
+    def cursor(self) -> Cursor: ...
+
+
+@functools.cache
+def in_style(statement: str, placeholder: str) -> str:
+    """``statement`` with its ``?`` placeholders written as ``placeholder``."""
+    return statement.replace("?", placeholder)
+
+
+def dumps(value: Any) -> str:
+    """A JSON column's text."""
+    return encode_json(value, "a value")
+
+
+class SqlStore(Store):
+    """A store in the four tables; a subclass supplies what its dialect does differently."""
+
+    placeholder: ClassVar[str] = "?"
+    row_lock: ClassVar[str] = ""
+    """Appended to a ``SELECT`` of the session's row to lock it until the transaction ends
+    (empty where a write transaction already excludes every other writer)."""
+
+    # -- what a dialect supplies ----------------------------------------------------------
+
+    @abstractmethod
+    def _transaction(self) -> AbstractContextManager[Connection]:
+        """One write transaction: committed, or rolled back on any error."""
+
+    @abstractmethod
+    def _reading(self) -> AbstractContextManager[Connection]:
+        """A connection whose statements read one consistent snapshot each."""
+
+    @abstractmethod
+    def _json(self, value: Any) -> Any:
+        """The value of a JSON column as the driver returned it."""
+
+    @abstractmethod
+    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
+        """Apply ``part`` to the state row of ``owner`` (created if missing)."""
+
+    # -- shared reads and writes ----------------------------------------------------------
+
+    def _run(self, conn: Connection, statement: str, params: Sequence[Any]) -> Cursor:
+        return conn.execute(in_style(statement, self.placeholder), params)
+
+    def _session(
+        self, session_id: str, meta: Mapping[str, Any], states: Iterable[Any], events: Iterable[Any]
+    ) -> Session:
+        """A session from its row, its scope rows (app, user, session) and its events in order
+        (none when they were not read)."""
+        state: dict[str, Any] = {}
+        for part in states:
+            state.update(self._json(part))
+        return Session(
+            id=session_id,
+            app_name=meta["app_name"],
+            user_id=meta["user_id"],
+            last_update_time=meta["last_update_time"],
+            state=state,
+            events=self._events(events),
+        )
+
+    def _events(self, rows: Iterable[Any]) -> list[Event]:
+        """Events from their JSON column values, in order."""
+        return [Event.model_validate(self._json(event)) for event in rows]
+
+    def _get_events(self, session_id: str) -> list[Event]:
+        with self._reading() as conn:
+            rows = self._run(conn, GET_EVENTS, (session_id,)).fetchall()
+        return self._events([row["data"] for row in rows])
+
+    def _record(self, row: Mapping[str, Any]) -> CallRecord:
+        result = row["result"]
+        return CallRecord.model_validate(
+            {**row, "args": self._json(row["args"]), "result": None if result is None else self._json(result)}
+        )
+
+    def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
+        with self._reading() as conn:
+            rows = self._run(conn, _LIST_SESSIONS, (app_name, user_id)).fetchall()
+        return [SessionSummary.model_validate(dict(row)) for row in rows]
+
+    def delete_session(self, session_id: str) -> bool:
+        with self._transaction() as conn:
+            owners = self._run(
+                conn, "DELETE FROM toolpen_sessions WHERE id = ? RETURNING app_name, user_id", (session_id,)
+            ).fetchall()
+            if not owners:
+                return False
+            self._run(
+                conn,
+                "DELETE FROM toolpen_states WHERE app_name = ? AND user_id = ? AND session_id = ?",
+                (owners[0]["app_name"], owners[0]["user_id"], session_id),
+            )
+            self._run(conn, "DELETE FROM toolpen_events WHERE session_id = ?", (session_id,))
+            self._run(conn, "DELETE FROM toolpen_calls WHERE session_id = ?", (session_id,))
+            return True
+
+    def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
+        with self._reading() as conn:
+            row = self._run(conn, _GET_CALL, (session_id, call_id)).fetchone()
+        return None if row is None else self._record(row)
+
+    def _insert_session(
+        self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
+    ) -> bool:
+        with self._transaction() as conn:
+            inserted = self._run(conn, _INSERT_SESSION, (session_id, app_name, user_id, now, now)).rowcount
+            if inserted:
+                self._merge(conn, session_id, app_name, user_id, delta)
+            return bool(inserted)
+
+    def _begin_call(self, record: CallRecord) -> CallRecord | None:
+        with self._transaction() as conn:
+            self._lock_session_row(conn, record.session_id)
+            values = (record.session_id, record.call_id, record.tool, dumps(record.args))
+            inserted = self._run(conn, _INSERT_CALL, (*values, record.status, record.started_at)).rowcount
+            if inserted:
+                return None
+            return self._record(self._run(conn, _GET_CALL, (record.session_id, record.call_id)).fetchone())
+
+    def _commit_call(self, call: FinishedCall) -> None:
+        session_id = call.session_id
+        with self._transaction() as conn:
+            owners = self._run(
+                conn,
+                "UPDATE toolpen_sessions SET last_update_time = ? WHERE id = ? RETURNING app_name, user_id",
+                (call.now, session_id),
+            ).fetchall()
+            if not owners:
+                raise NotFound(f"session {session_id!r} not found")
+            self._finish(conn, call)
+            self._merge(conn, session_id, owners[0]["app_name"], owners[0]["user_id"], call.delta)
+            with closing(conn.cursor()) as cursor:
+                cursor.executemany(
+                    in_style("INSERT INTO toolpen_events (session_id, data) VALUES (?, ?)", self.placeholder),
+                    [(session_id, text) for text in call.events_json],
+                )
+
+    def _fail_call(self, call: FinishedCall) -> None:
+        with self._transaction() as conn:
+            self._lock_session_row(conn, call.session_id)
+            self._finish(conn, call)
+
+    # -- inside a transaction -------------------------------------------------------------
+
+    def _lock_session_row(self, conn: Connection, session_id: str) -> None:
+        """Lock the session's row until the transaction ends (a concurrent delete waits); or NotFound."""
+        statement = f"SELECT 1 FROM toolpen_sessions WHERE id = ?{self.row_lock}"
+        if self._run(conn, statement, (session_id,)).fetchone() is None:
+            raise NotFound(f"session {session_id!r} not found")
+
+    def _finish(self, conn: Connection, call: FinishedCall) -> None:
+        """Store the call's result, once: ``already_finished`` or ``never_begun`` otherwise."""
+        session_id, call_id = call.session_id, call.call_id
+        params = (call.status, call.result_json, call.now, session_id, call_id)
+        if self._run(conn, _FINISH_CALL, params).rowcount:
+            return
+        exists = self._run(conn, _GET_CALL, (session_id, call_id)).fetchone()
+        raise already_finished(session_id, call_id) if exists else never_begun(session_id, call_id)
+
+    def _merge(
+        self, conn: Connection, session_id: str, app_name: str, user_id: str, delta: StateDelta
+    ) -> None:
+        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
+            self._merge_state(conn, owner, part)

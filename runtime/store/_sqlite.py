@@ -1,0 +1,260 @@
+"""``sqlite:///path``: the embedded default store, safe for several threads and processes.
+
+Data: the tables of ``runtime/store/_sql.py`` (JSON as TEXT) in WAL mode (readers never block
+the writer), a busy timeout, a pool of connections. Every write is one ``BEGIN IMMEDIATE``
+transaction, so a commit that fails leaves the file as it was. The schema is created on open
+and versioned with ``PRAGMA user_version``; a file of version 1 (tables without the
+``toolpen_`` prefix) is brought to version 2 by `toolpen store migrate` (``migrate=True``), in
+one transaction (``runtime/store/_migrations.py``).
+
+Session locks: ``fcntl.flock`` on one lock file per session, in ``<db>.locks/`` next to the
+database (and one per shared scope, ``scope-*.lock``, for ``lock_scopes``). A lock table with owners and expiry would need heartbeats, or a crashed holder
+blocks the session until its lease expires (and a slow call outliving its lease loses
+updates); a ``BEGIN IMMEDIATE`` held across the call would serialize every session of the
+file. ``flock`` is released by the kernel when its holder dies, is per open file (so it
+also excludes threads of one process), and costs no database traffic. Waiting polls with a
+short backoff up to the timeout. The holder removes its lock file when done, so the folder
+holds files only for locks held (or left by a holder that died); a waiter that locked a file
+removed meanwhile sees that the path no longer names it and locks the new one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import itertools
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from runtime._session import Session
+from runtime._state import StateDelta
+from runtime.store._base import (
+    LOCK_TIMEOUT,
+    StateOwner,
+    poll_lock,
+    scope_label,
+    scope_lock_name,
+    session_label,
+)
+from runtime.store._migrations import SchemaVersion, check_version, steps_between
+from runtime.store._sql import GET_EVENTS, INDEXES, TABLES, Connection, SqlStore, dumps
+from sandbox.common.errors import StoreError
+
+SCHEMA_VERSION = 2
+
+_SCHEMA = (
+    TABLES.format(real="REAL", json="TEXT", state_json="TEXT", serial="INTEGER PRIMARY KEY AUTOINCREMENT")
+    + INDEXES
+)
+
+_FROM_VERSION_1 = f"""
+DROP INDEX sessions_by_owner;
+DROP INDEX events_by_session;
+ALTER TABLE sessions RENAME TO toolpen_sessions;
+ALTER TABLE states RENAME TO toolpen_states;
+ALTER TABLE events RENAME TO toolpen_events;
+ALTER TABLE calls RENAME TO toolpen_calls;
+{INDEXES}
+"""
+"""Version 1 had the same tables without the ``toolpen_`` prefix."""
+
+MIGRATIONS = {1: _FROM_VERSION_1}
+"""The script leading from each version to the next."""
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _names(path: Path, fd: int) -> bool:
+    """``path`` is the file open as ``fd`` (not removed, nor replaced by another)."""
+    try:
+        at_path = os.stat(path)
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (at_path.st_dev, at_path.st_ino) == (opened.st_dev, opened.st_ino)
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Each statement of ``script`` in the current transaction (``executescript`` would commit)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+class SqliteStore(SqlStore):
+    """Sessions in one SQLite file (created with its folder if missing)."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], *, busy_timeout: float = 30.0, migrate: bool = False
+    ) -> None:
+        self.path = Path(path)
+        self.url = f"sqlite:///{self.path}"
+        self._busy_timeout = busy_timeout
+        self._lock_dir = self.path.with_name(self.path.name + ".locks")
+        self._idle: list[sqlite3.Connection] = []
+        self._pool_lock = threading.Lock()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock_dir.mkdir(exist_ok=True)
+        self.schema = self._create_schema(migrate)
+
+    # -- connections and transactions -----------------------------------------------------
+
+    @contextmanager
+    def _transaction(self, begin: str = "BEGIN IMMEDIATE") -> Iterator[sqlite3.Connection]:
+        """One transaction on an idle connection: committed, or rolled back on any error.
+
+        SQLite's own errors (a locked or damaged file) become a ``ToolpenError``.
+        """
+        try:
+            conn = self._checkout()
+        except sqlite3.Error as exc:
+            raise self._store_error(exc) from exc
+        try:
+            conn.execute(begin)
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._store_error(exc) from exc
+        finally:
+            with self._pool_lock:
+                self._idle.append(conn)
+
+    def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._transaction("BEGIN")
+
+    def _checkout(self) -> sqlite3.Connection:
+        with self._pool_lock:
+            if self._idle:
+                return self._idle.pop()
+        conn = sqlite3.connect(
+            self.path, timeout=self._busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            self._use_wal(conn)
+        except sqlite3.Error:
+            conn.close()
+            raise
+        return conn
+
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL mode, which it keeps: once, by whichever process opens it first.
+
+        SQLite runs no busy handler for the switch (it needs the file to itself), so processes
+        opening a new file at once retry it here, up to the busy timeout."""
+        deadline = time.monotonic() + self._busy_timeout
+        for attempt in itertools.count():
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                return
+            if time.monotonic() > deadline:
+                raise sqlite3.OperationalError("database is locked (switching it to WAL mode)")
+            if attempt:
+                time.sleep(0.01)
+            with suppress(sqlite3.OperationalError):
+                conn.execute("PRAGMA journal_mode = WAL")
+
+    def _store_error(self, exc: sqlite3.Error) -> StoreError:
+        return StoreError(f"session store {self.path.name}: {exc}")
+
+    def _create_schema(self, migrate: bool) -> SchemaVersion:
+        with self._transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                _run_script(conn, _SCHEMA)
+            else:
+                check_version(self.path.name, version, SCHEMA_VERSION, migrate=migrate)
+                for script in steps_between(self.path.name, version, SCHEMA_VERSION, MIGRATIONS):
+                    _run_script(conn, script)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return SchemaVersion(version or None, SCHEMA_VERSION)
+
+    def close(self) -> None:
+        with self._pool_lock:
+            for conn in self._idle:
+                conn.close()
+            self._idle.clear()
+
+    # -- what SQLite does its own way -----------------------------------------------------
+
+    def _json(self, value: Any) -> Any:
+        return json.loads(value)
+
+    def _get_session(self, session_id: str, events: bool) -> Session | None:
+        with self._reading() as conn:
+            meta = conn.execute(
+                "SELECT app_name, user_id, last_update_time FROM toolpen_sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if meta is None:
+                return None
+            states = conn.execute(
+                "SELECT state FROM toolpen_states WHERE app_name = ? AND user_id IN ('', ?)"
+                " AND session_id IN ('', ?) ORDER BY user_id, session_id",
+                (meta["app_name"], meta["user_id"], session_id),
+            ).fetchall()
+            rows = self._run(conn, GET_EVENTS, (session_id,)).fetchall() if events else []
+        return self._session(
+            session_id, meta, [row["state"] for row in states], [row["data"] for row in rows]
+        )
+
+    def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
+        name = hashlib.sha256(session_id.encode()).hexdigest() + ".lock"
+        return self._flock(name, session_label(session_id), timeout)
+
+    def _lock_scope(self, owner: StateOwner, timeout: float) -> AbstractContextManager[None]:
+        name = "scope-" + hashlib.sha256(scope_lock_name(owner).encode()).hexdigest() + ".lock"
+        return self._flock(name, scope_label(owner), timeout)
+
+    @contextmanager
+    def _flock(self, name: str, label: str, timeout: float) -> Iterator[None]:
+        """Hold the flock of the file ``name``, and remove the file when done (while holding it).
+
+        A waiter may have opened the file before its holder removed it, and then lock a file
+        no longer at that path: so a lock counts only if the path still names the locked file;
+        otherwise the waiter opens the path again."""
+        path = self._lock_dir / name
+        deadline = time.monotonic() + timeout
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                poll_lock(functools.partial(_try_flock, fd), label, max(deadline - time.monotonic(), 0.0))
+            except BaseException:
+                os.close(fd)
+                raise
+            if _names(path, fd):
+                break
+            os.close(fd)  # its holder removed it: lock the file at the path now
+        try:
+            yield
+        finally:
+            with suppress(FileNotFoundError):
+                os.unlink(path)
+            os.close(fd)  # releases the flock
+
+    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
+        """Read, apply, write: ``BEGIN IMMEDIATE`` already excludes every other writer."""
+        row = conn.execute(
+            "SELECT state FROM toolpen_states WHERE app_name = ? AND user_id = ? AND session_id = ?", owner
+        ).fetchone()
+        conn.execute(
+            "INSERT INTO toolpen_states (app_name, user_id, session_id, state) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = excluded.state",
+            (*owner, dumps(part.apply_to(json.loads(row["state"]) if row else {}))),
+        )

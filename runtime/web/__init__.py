@@ -1,9 +1,0 @@
-"""`toolpen web`: a local playground page (editor, diagnostics, schemas, form, run, turns, state diff)."""
-
-from __future__ import annotations
-
-from runtime.egress import is_loopback_host
-from runtime.web.app import create_app
-from runtime.web.playground import WebConfig
-
-__all__ = ["WebConfig", "create_app", "is_loopback_host"]

@@ -1,0 +1,384 @@
+"""samples/apps/Customer_Service loaded, checked and run as CES would: tools by name, the chosen
+agent's callbacks, the tool's fake, state from the declared defaults, environment.json applied;
+malformed resources named by file and member; cross-references the whole app shows."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from runtime import Runtime
+from runtime.app import App, app_runtime, check_app, load_app
+from sandbox.common.errors import InvalidApp
+from tests.conftest import SAMPLES
+
+APP = SAMPLES / "apps" / "Customer_Service"
+GUARD = "guardrails/Card_Number_Guard/Card_Number_Guard.json"
+GUARD_CODE = "guardrails/Card_Number_Guard/code_callback/before_model_callback/python_code.py"
+EVALUATION = "evaluations/add_points_golden/add_points_golden.json"
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    target = tmp_path / "Customer_Service"
+    shutil.copytree(APP, target)
+    return target
+
+
+def edit_json(path: Path, change: dict) -> None:
+    data = json.loads(path.read_text())
+    data.update(change)
+    path.write_text(json.dumps(data))
+
+
+def test_the_sample_loads_whole() -> None:
+    app = load_app(APP)
+    assert app.name == "Customer Service" and app.root_agent == "Front Desk"
+    assert set(app.agents) == {"Front Desk", "Loyalty Desk"}
+    assert set(app.tools) == {
+        "get_customer",
+        "get_last_user_utterance",
+        "update_customer_loyalty_points",
+        "summarize_cart",
+    }
+    assert app.tools["get_customer"].fake_enabled and app.tools["get_customer"].fake_source
+    assert app.toolsets["crm_service"].document["servers"] == [{"url": "http://127.0.0.1:8765"}]
+    assert app.initial_state()["customer_profile"] == {
+        "email": "ana@example.com",
+        "loyalty_points": 100,
+        "plan": "Gold",
+    }
+    assert [c.kind for c in app.agent("Loyalty Desk").callbacks] == ["before_tool", "after_tool"]
+    guard = app.guardrails["Card Number Guard"]
+    assert guard.enabled and [c.kind for c in guard.callbacks] == ["before_model"]
+    assert guard.callbacks[0].code_path == GUARD_CODE
+    assert app.guardrails["Safety Guardrail"].resource.model_safety is not None
+    golden = app.evaluations["add_points_golden"].resource.golden
+    assert golden is not None and golden.turns[0].steps[0].user_input == {
+        "text": "Hi! I'm customer 123. Please add 50 loyalty points."
+    }
+
+
+def test_the_sample_checks_clean() -> None:
+    assert check_app(load_app(APP)) == []
+
+
+def test_an_operation_called_by_its_operation_id_as_written_checks_clean(copy: Path) -> None:
+    cart = copy / "tools/summarize_cart/python_function/python_code.py"
+    cart.write_text(
+        cart.read_text().replace("crm_service_get_cart_information", "crm_service_getCartInformation")
+    )
+    assert check_app(load_app(copy)) == []
+
+
+def test_cross_references_are_reported_where_they_are(copy: Path) -> None:
+    front = copy / "agents/Front_Desk/Front_Desk.json"
+    edit_json(front, {"tools": ["get_customer", "lookup_order"], "childAgents": ["Billing Desk"]})
+    loyalty = copy / "agents/Loyalty_Desk/Loyalty_Desk.json"
+    edit_json(loyalty, {"toolsets": [{"toolset": "crm_service", "toolIds": ["getCart"]}, {"toolset": "erp"}]})
+    cart = copy / "tools/summarize_cart/python_function/python_code.py"
+    cart.write_text(cart.read_text().replace("crm_service_get_cart_information", "crm_get_cart"))
+    customer = copy / "tools/get_customer/python_function/python_code.py"
+    customer.write_text(customer.read_text().replace('"customers"', '"known_customers"'))
+    reserved = copy / "tools/end_session"
+    (reserved / "python_function").mkdir(parents=True)
+    (reserved / "python_function/python_code.py").write_text(
+        'def end_session() -> str:\n    """End."""\n    return "bye"\n'
+    )
+    (reserved / "end_session.json").write_text(
+        json.dumps(
+            {
+                "displayName": "end_session",
+                "pythonFunction": {
+                    "name": "end_session",
+                    "pythonCode": "tools/end_session/python_function/python_code.py",
+                },
+            }
+        )
+    )
+    found = {
+        (f.path, f.diagnostic.level, f.diagnostic.message, f.diagnostic.line)
+        for f in check_app(load_app(copy))
+    }
+    front_path, loyalty_path = "agents/Front_Desk/Front_Desk.json", "agents/Loyalty_Desk/Loyalty_Desk.json"
+    expected = {
+        (front_path, "error", "tools: no tool named 'lookup_order' in the app", 1),
+        (front_path, "error", "childAgents: no agent named 'Billing Desk' in the app", 1),
+        (loyalty_path, "error", "toolsets: toolset 'crm_service' has no operation 'getCart'", 1),
+        (loyalty_path, "error", "toolsets: no toolset named 'erp' in the app", 1),
+        (
+            "tools/summarize_cart/python_function/python_code.py",
+            "error",
+            "tools.crm_get_cart: no tool of the app is called 'crm_get_cart'",
+            7,
+        ),
+        (
+            "tools/get_customer/python_function/python_code.py",
+            "warning",
+            "state key 'known_customers' is read but not declared in variableDeclarations",
+            10,
+        ),
+        ("tools/end_session/end_session.json", "error", "'end_session' is a reserved tool name", 1),
+    }
+    assert expected <= found, found - expected
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"beforeModelCallback": []}, r"Front_Desk.json: beforeModelCallback: unknown member"),
+        ({"tools": "get_customer"}, r"Front_Desk.json: tools: Input should be a valid list"),
+        (
+            {"beforeAgentCallbacks": [{"pythonCode": "agents/Front_Desk/gone.py"}]},
+            r"Front_Desk.json: beforeAgentCallbacks\[0\].pythonCode names 'agents/Front_Desk/gone.py', which is not in the export",
+        ),
+        ({"displayName": None}, r"Front_Desk.json: displayName: Input should be a valid string"),
+    ],
+)
+def test_a_malformed_agent_names_its_file_and_member(copy: Path, change: dict, message: str) -> None:
+    edit_json(copy / "agents/Front_Desk/Front_Desk.json", change)
+    with pytest.raises(InvalidApp, match=message):
+        load_app(copy)
+
+
+@pytest.mark.parametrize(
+    ("path", "change", "message"),
+    [
+        (
+            GUARD,
+            {"enabled": "sometimes"},
+            r"Card_Number_Guard.json: enabled: Input should be a valid boolean",
+        ),
+        (
+            GUARD,
+            {"llmPolicy": {"prompt": "x"}},
+            r"Card_Number_Guard.json: \(file\): .*one kind.*codeCallback",
+        ),
+        (
+            GUARD,
+            {"action": {"respondLater": {}}},
+            r"Card_Number_Guard.json: action.respondLater: unknown member",
+        ),
+        (
+            GUARD,
+            {"codeCallback": {"beforeModelCallback": {"pythonCode": "guardrails/gone.py"}}},
+            r"Card_Number_Guard.json: codeCallback.beforeModelCallback.pythonCode names 'guardrails/gone.py'",
+        ),
+        (
+            GUARD,
+            {"codeCallback": {"beforeToolCallback": {"pythonCode": "x"}}},
+            r"Card_Number_Guard.json: codeCallback.beforeToolCallback: unknown member",
+        ),
+        (
+            EVALUATION,
+            {"golden": {"turns": [{"steps": [{"userInputs": {"text": "hi"}}]}]}},
+            r"add_points_golden.json: golden.turns.0.steps.0.userInputs: unknown member",
+        ),
+        (
+            EVALUATION,
+            {"scenario": {"task": "buy"}},
+            r"add_points_golden.json: \(file\): .*a golden or a scenario, not both",
+        ),
+        (
+            EVALUATION,
+            {"displayName": 7},
+            r"add_points_golden.json: displayName: Input should be a valid string",
+        ),
+    ],
+)
+def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
+    copy: Path, path: str, change: dict, message: str
+) -> None:
+    edit_json(copy / path, change)
+    with pytest.raises(InvalidApp, match=message):
+        load_app(copy)
+
+
+def test_guardrail_code_and_references_are_checked(copy: Path) -> None:
+    code = copy / GUARD_CODE
+    code.write_text(
+        code.read_text().replace('{"decision": "OK", "reason": "no card number"}', '{"ok": True}')
+    )
+    edit_json(copy / "app.json", {"guardrails": ["Card Number Guard", "PII Guard"]})
+    edit_json(copy / "agents/Front_Desk/Front_Desk.json", {"guardrails": ["Tone Guard"]})
+    found = {
+        (f.path, f.diagnostic.level, f.diagnostic.message, f.diagnostic.line)
+        for f in check_app(load_app(copy))
+    }
+    assert found == {
+        (
+            GUARD_CODE,
+            "error",
+            'a guardrail callback answers {"decision": "OK" | "TRIGGER", "reason": ...}',
+            14,
+        ),
+        ("app.json", "error", "guardrails: no guardrail named 'PII Guard' in the app", 1),
+        (
+            "agents/Front_Desk/Front_Desk.json",
+            "error",
+            "guardrails: no guardrail named 'Tone Guard' in the app",
+            1,
+        ),
+    }
+
+
+def test_missing_and_broken_files_are_named(copy: Path) -> None:
+    (copy / "tools/summarize_cart/summarize_cart.json").unlink()
+    with pytest.raises(
+        InvalidApp, match=r"tools/summarize_cart/: no summarize_cart.json or summarize_cart.yaml"
+    ):
+        load_app(copy)
+    shutil.rmtree(copy / "tools/summarize_cart")
+    (copy / "tools/get_customer/python_function/python_code.py").unlink()
+    missing = "get_customer.json: pythonFunction.pythonCode names 'tools/get_customer/python_function/python_code.py'"
+    with pytest.raises(InvalidApp, match=missing + ", which is not in the export"):
+        load_app(copy)
+    shutil.rmtree(copy / "tools/get_customer")
+    (copy / "environment.json").write_text("{}")
+    with pytest.raises(
+        InvalidApp,
+        match=r"open_api_schema.yaml: the schema holds \$env_var but environment.json gives no toolsets.crm_service.openApiToolset.url",
+    ):
+        load_app(copy)
+    (copy / "environment.json").write_text("{not json")
+    with pytest.raises(InvalidApp, match="environment.json: not valid JSON"):
+        load_app(copy)
+    (copy / "app.json").unlink()
+    with pytest.raises(InvalidApp, match="no app.json or app.yaml"):
+        load_app(copy)
+
+
+def test_yaml_resources_read_like_json(copy: Path) -> None:
+    for path in [copy / "app.json", copy / "agents/Front_Desk/Front_Desk.json"]:
+        path.with_suffix(".yaml").write_text(yaml.safe_dump(json.loads(path.read_text())))
+        path.unlink()
+    app = load_app(copy)
+    assert (
+        app.resource_path == "app.yaml" and app.agent().resource_path == "agents/Front_Desk/Front_Desk.yaml"
+    )
+    assert app.initial_state() == load_app(APP).initial_state()
+    (copy / "app.yaml").write_text("displayName: [unclosed")
+    with pytest.raises(InvalidApp, match="app.yaml: not valid YAML"):
+        load_app(copy)
+
+
+@pytest.fixture
+def loyalty() -> Iterator[tuple[App, Runtime]]:
+    app = load_app(APP)
+    with app_runtime(app, agent="Loyalty Desk", fakes=True) as rt:
+        rt.store.get_or_create_session(rt.app_name, rt.user_id, "s", app.initial_state())
+        yield app, rt
+
+
+def test_points_start_from_the_declared_default_and_the_email_stays_hidden(
+    loyalty: tuple[App, Runtime],
+) -> None:
+    _, rt = loyalty
+    result = rt.call("update_customer_loyalty_points", {"points_to_add": 50}, session_id="s")
+    assert result.output == {"email": "[email]", "loyalty_points": 150, "plan": "Gold"}
+    assert rt.store.require_session("s").state["customer_profile"]["email"] == "ana@example.com"
+
+
+def test_the_loyalty_desks_guard_refuses_and_the_fake_answers_test_customers(
+    loyalty: tuple[App, Runtime],
+) -> None:
+    _, rt = loyalty
+    refused = rt.call("update_customer_loyalty_points", {"points_to_add": 900}, session_id="s")
+    assert refused.output == {"error": "points_to_add must be between 1 and 500; ask a manager for more."}
+    faked = rt.call("get_customer", {"customer_id": "test-9"}, session_id="s")
+    assert faked.faked and faked.output["name"] == "Test Customer"
+    real = rt.call("get_customer", {"customer_id": "123"}, session_id="s")
+    assert not real.faked and real.output["name"] == "Ana Souza"
+
+
+def test_the_root_agents_callbacks_by_default() -> None:
+    app = load_app(APP)
+    with app_runtime(app) as rt:
+        assert rt.call("get_customer", {"customer_id": "test-1"}).output == {
+            "error": "no customer with ID test-1"
+        }
+        assert (
+            rt.call("get_customer", {"customer_id": "123"}).output["name"] == "Ana Souza"
+        )  # declared default
+        request = {"contents": [{"role": "user", "parts": [{"text": "Quantos pontos eu tenho?"}]}]}
+        handover = rt.run_callbacks("before_model", llm_request=request).output
+        assert handover["content"]["parts"][0]["function_call"]["args"] == {"agent_name": "Loyalty Desk"}
+        assert "before_tool" not in rt.hooks and len(rt.hooks["before_agent"]) == 1
+
+
+def test_the_card_number_guardrail_triggers_before_the_agents_own_callbacks(copy: Path) -> None:
+    def before_model(rt: Runtime, text: str) -> object:
+        request = {"contents": [{"role": "user", "parts": [{"text": text}]}]}
+        return rt.run_callbacks("before_model", llm_request=request).output
+
+    with app_runtime(load_app(APP)) as rt:
+        assert before_model(rt, "my card is 4111 1111 1111 1111, add points") == {
+            "decision": "TRIGGER",
+            "reason": "the message holds a card number",
+        }
+        handover = before_model(rt, "Quantos pontos eu tenho?")  # OK: the front desk's callback runs
+        assert handover["content"]["parts"][0]["function_call"]["args"] == {"agent_name": "Loyalty Desk"}
+    edit_json(copy / GUARD, {"enabled": False})
+    with app_runtime(load_app(copy)) as rt:
+        assert before_model(rt, "my card is 4111 1111 1111 1111") is None
+
+
+def test_a_tool_is_checked_at_its_named_entry_not_its_first_helper(copy: Path) -> None:
+    code = copy / "tools/get_customer/python_function/python_code.py"
+    code.write_text("def _Normalized(value):\n    return value.strip()\n\n\n" + code.read_text())
+    assert [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "error"] == []
+    edit_json(
+        copy / "tools/get_customer/get_customer.json",
+        {"pythonFunction": {"pythonCode": str(code.relative_to(copy))}},
+    )
+    errors = [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "error"]
+    assert any("tool name '_Normalized' is not snake_case" in error for error in errors)  # no name: the first
+
+
+def test_a_golden_naming_what_the_app_lacks_is_a_warning(copy: Path) -> None:
+    steps = [
+        {"userInput": {"text": "hi"}},
+        {"expectation": {"agentTransfer": {"targetAgent": "Billing Desk"}}},
+        {"expectation": {"toolCall": {"tool": "refund_order", "args": {}}}},
+        {"expectation": {"toolCall": {"toolsetTool": {"toolset": "crm_service", "toolId": "getCart"}}}},
+        {"expectation": {"toolResponse": {"tool": "update_customer_loyalty_points", "response": {}}}},
+        {"expectation": {"toolCall": {"tool": "end_session", "args": {}}}},
+    ]
+    edit_json(copy / EVALUATION, {"golden": {"turns": [{"steps": steps}]}})
+    found = {(f.path, f.diagnostic.level, f.diagnostic.message) for f in check_app(load_app(copy))}
+    assert found == {
+        (EVALUATION, "warning", "agentTransfer: no agent named 'Billing Desk'"),
+        (EVALUATION, "warning", "no tool named 'refund_order' in the app"),
+        (EVALUATION, "warning", "toolsetTool: toolset 'crm_service' has no operation 'getCart'"),
+    }
+
+
+def test_a_golden_replays_its_tool_steps_and_skips_the_models(copy: Path) -> None:
+    from runtime.app._golden import replay_golden
+
+    app = load_app(APP)
+    with app_runtime(app, agent="Loyalty Desk") as rt:
+        checks = [(c.what, c.status) for c in replay_golden(rt, app.evaluations["add_points_golden"], "g")]
+    assert checks == [
+        ("agentTransfer", "skipped"),
+        ("toolCall update_customer_loyalty_points", "passed"),
+        ("toolResponse update_customer_loyalty_points", "passed"),
+        ("updatedVariables", "passed"),
+        ("agentResponse", "skipped"),
+    ]
+    golden = json.loads((copy / EVALUATION).read_text())
+    steps = golden["golden"]["turns"][0]["steps"]
+    steps[2]["expectation"]["toolCall"]["args"] = {"points_to_add": 900}  # the guard refuses it
+    edit_json(copy / EVALUATION, golden)
+    edited = load_app(copy)
+    with app_runtime(edited, agent="Loyalty Desk") as rt:
+        failed = {c.what: c.detail for c in replay_golden(rt, edited.evaluations["add_points_golden"], "g")}
+    assert failed["toolResponse update_customer_loyalty_points"] == (
+        "loyalty_points: expected 150, got None; email: expected '[email]', got None"
+    )
+    assert failed["updatedVariables"].startswith("customer_profile: expected {")
