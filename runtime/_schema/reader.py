@@ -7,13 +7,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from runtime._parsing import parse_source
 from runtime._schema.docstrings import DocInfo, read_docstring
 from runtime._schema.fields import FieldInfo, apply_field
 from runtime._schema.scope import Scope
 from runtime._schema.typehints import TypeTranslator
 from sandbox.common.diagnostics import Diagnostic
 from sandbox.common.errors import InvalidSource
+from sandbox.common.parsing import parse_source
 
 TOOL_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 TOOL_NAME_MAX = 64
@@ -43,7 +43,7 @@ def derive_spec(source: str, name: str | None = None) -> ToolSpec:
 
 
 def parse_tool_source(source: str) -> ast.Module:
-    """Parse tool source (bounded: ``runtime._parsing``); a syntax error becomes a located ``InvalidSource``."""
+    """Parse tool source (bounded: ``sandbox.common.parsing``); a syntax error becomes a located ``InvalidSource``."""
     return parse_source(source)
 
 

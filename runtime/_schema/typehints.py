@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from runtime._parsing import parse_expression
 from runtime._schema.classes import class_schema
 from runtime._schema.fields import (
     MISSING,
@@ -18,6 +17,7 @@ from runtime._schema.fields import (
 from runtime._schema.scope import Scope
 from sandbox.common.diagnostics import Diagnostic, Level
 from sandbox.common.errors import InvalidSource
+from sandbox.common.parsing import parse_expression
 
 _SCALARS: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},

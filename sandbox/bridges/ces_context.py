@@ -23,31 +23,17 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeGuard
 
-from runtime._parsing import parse_source
+from sandbox.bridges.ces_names import MODEL_CLASS_NAMES
 from sandbox.bridges.proxies import Context, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
 from sandbox.common.errors import InvalidSource
+from sandbox.common.parsing import parse_source
 from sandbox.language.pydantic_loader import load_pydantic
 from sandbox.messages import WRITABLE_HOOK_VALUES, Rpc, StartRpc
 
 if TYPE_CHECKING:
     from sandbox.bridges.ces_types import CesModel, Event, Part
 
-MODEL_CLASS_NAMES = (
-    "Blob",
-    "FunctionCall",
-    "FunctionResponse",
-    "Part",
-    "Content",
-    "EventActions",
-    "Event",
-    "FunctionDeclaration",
-    "ToolDeclaration",
-    "GenerateContentConfig",
-    "LlmRequest",
-    "LlmResponse",
-    "Tool",
-)
 """The CES classes built on pydantic (``sandbox.bridges.ces_types``), by name: a tool's globals get
 them when its code names one (``uses_model_classes``), so that pydantic loads only where used."""
 _GLOBALS_READERS = frozenset({"globals", "vars", "locals", "eval", "exec"})

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from sandbox.bridges.ces_context import MODEL_CLASS_NAMES
+from sandbox.bridges.ces_names import MODEL_CLASS_NAMES
 from sandbox.bridges.proxies import StatusError
 from sandbox.language.rules import is_allowed_attribute
 

@@ -20,8 +20,8 @@ import typing
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from runtime._parsing import parse_expression
 from sandbox.common.errors import InvalidSource
+from sandbox.common.parsing import parse_expression
 from sandbox.language.arming import checks_apply
 from sandbox.language.rules import TOOL_MODULE_NAME, exact_str, is_allowed_attribute, refuse
 

@@ -6,9 +6,9 @@ import ast
 import functools
 import types
 
-from runtime._parsing import parse_source
 from sandbox.common.diagnostics import Diagnostic
 from sandbox.common.errors import InvalidSource, PolicyViolation
+from sandbox.common.parsing import parse_source
 from sandbox.language.policy import Located, ToolPolicy
 
 TOOL_FILENAME = "<tool>"

@@ -17,8 +17,8 @@ import sys
 import types
 from typing import Any, TextIO
 
-from runtime._parsing import parse_source
 from sandbox.common.errors import InvalidSource, PolicyViolation
+from sandbox.common.parsing import parse_source
 from sandbox.language import streams
 from sandbox.language.compiler import TOOL_FILENAME, compile_tree
 from sandbox.language.namespace import OutputCapture
@@ -28,7 +28,7 @@ from sandbox.language.rules import PLAIN_MODULE_NAME
 @functools.lru_cache(maxsize=128)
 def compile_plain(source: str) -> types.CodeType:
     """The code object of ``source`` as CPython compiles it; ``InvalidSource`` on a syntax error
-    (the parser's or the compiler's) or a source too long or too deeply nested (``runtime._parsing``)."""
+    (the parser's or the compiler's) or a source too long or too deeply nested (``sandbox.common.parsing``)."""
     try:
         tree = parse_source(source, TOOL_FILENAME)
     except InvalidSource as error:

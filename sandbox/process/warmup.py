@@ -28,9 +28,9 @@ import ctypes
 import gc
 import importlib
 
-from runtime._parsing import parse_source
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.common.errors import InvalidSource
+from sandbox.common.parsing import parse_source
 from sandbox.language.module_allowlist import ALLOWED_MODULES
 from sandbox.language.modules import module_view
 from sandbox.messages import Done

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from runtime._check import check_source
-from runtime._parsing import MAX_AST_DEPTH, MAX_SOURCE_CHARS, parse_source
 from runtime._schema import derive_spec
 from sandbox.common.errors import InvalidSource
+from sandbox.common.parsing import MAX_AST_DEPTH, MAX_SOURCE_CHARS, parse_source
 from sandbox.language.compiler import compile_tool
 from sandbox.process.plain import compile_plain
 
