@@ -1,5 +1,8 @@
 """Both walls whole: what runs inside the worker processes (the untrusted side), and the host's side of the process wall.
 
+Internal as a whole: nothing here is public API. What a host needs of it (``Limits``, the error
+kinds, ``WallsMode``) is re-exported by ``runtime``.
+
 - ``language/``: the language wall (RestrictedPython with our policy, run-time guards, vetted
   module views, the restricted globals a tool runs in).
 - ``process/``: the process wall whole: the jail policy, the host's pool and its link to the

@@ -29,7 +29,7 @@ install_missing() {
     local missing=()
     compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
     command -v redis-server >/dev/null || missing+=(redis-server)
-    [[ -x /usr/sbin/pgbouncer ]] || missing+=(pgbouncer)  # tests/test_pgbouncer.py starts its own
+    [[ -x /usr/sbin/pgbouncer ]] || missing+=(pgbouncer)  # tests/runtime/store/test_pgbouncer.py starts its own
     if ((${#missing[@]})); then
         log "installing ${missing[*]}"
         apt-get update -qq >&2

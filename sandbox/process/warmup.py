@@ -12,7 +12,7 @@ and run once when the zygote starts (``preload``).
 Only what the tools import: every fork copies the page tables of the zygote's memory and every
 exit unmaps them, so a pool pays for each module its zygote holds on every call. The standard
 library's allowed modules were a fifth of that memory, pydantic with the CES classes built on it
-a third, numpy as much again. ``tests/test_warmup.py`` checks that a worker then imports nothing.
+a third, numpy as much again. ``tests/sandbox/process/test_warmup.py`` checks that a worker then imports nothing.
 Under the language wall a tool reaches a module only through an import statement; what C code
 imports lazily for a value the tool got otherwise (``_strptime`` for the ``strptime`` of a
 ``datetime`` from a pydantic field or ``tomllib``) is imported in its worker, from disk, under

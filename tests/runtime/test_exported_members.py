@@ -1,5 +1,5 @@
 """The public API is what ``runtime`` and its public subpackages list in ``__all__`` (as httpx's
-tests/test_exported_members.py): every listed name imports and is what it claims, nothing public
+tests/runtime/test_exported_members.py): every listed name imports and is what it claims, nothing public
 is left out, and the docs and samples send users to these names only."""
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 one runtime (``memory://``), and from two processes sharing a store (SQLite, PostgreSQL, Redis).
 Every seventh call fails after counting. The app's, each user's and each session's counters end
 at exactly the number of successful calls, and the successful calls saw 1, 2, ..., n. Two
-``toolpen serve`` replicas are in ``test_server_replicas.py``.
+``toolpen serve`` replicas are in ``tests/runtime/server/test_server_replicas.py``.
 """
 
 from __future__ import annotations
