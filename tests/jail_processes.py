@@ -28,7 +28,7 @@ def gone(pool: WorkerPool, pid: int, timeout: float = 5.0) -> bool:
     """Whether no live process of the pool's jail has ``pid`` (the jail's own pid) any more."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if pid not in jail_pids(pool._zygote.process.pid):
+        if pid not in jail_pids(pool.zygote_pid):
             return True
         time.sleep(0.02)
     return False

@@ -104,6 +104,53 @@ class WorkerPool:
         """The pool can fork workers: open, and its zygote running."""
         return not self._closed and self._zygote.alive and self._zygote.process.poll() is None
 
+    # Seams for tests and diagnostics: read what the pool holds, or put it in a state a test
+    # needs, without reaching into its private attributes. Nothing in the pool calls them.
+
+    @property
+    def zygote_pid(self) -> int:
+        """For tests and diagnostics: the pid of the current zygote (its workers are its children)."""
+        return self._zygote.process.pid
+
+    @property
+    def ready_count(self) -> int:
+        """For tests and diagnostics: how many workers are ready now."""
+        return self._ready.qsize()
+
+    @property
+    def pending_forks(self) -> int:
+        """For tests and diagnostics: how many forks the pool counts as on their way."""
+        return self._pending
+
+    @property
+    def leaving_count(self) -> int:
+        """For tests and diagnostics: how many let-go workers are watched until they exit."""
+        return len(self._leaving)
+
+    def recorded_exits(self) -> dict[int, int]:
+        """For tests and diagnostics: a copy of the exit codes the zygote reported, by worker pid."""
+        with self._exit_seen:
+            return dict(self._exits)
+
+    def sweep_leaving_for_test(self) -> None:
+        """For tests: check the let-go workers now (as the watcher does), instead of waiting for it."""
+        self._leaving.sweep()
+
+    def kill_zygote_for_test(self, *, wait: bool = False) -> None:
+        """For tests: SIGKILL the current zygote (and, ``wait``, reap it); the pool is not told."""
+        self._zygote.process.kill()
+        if wait:
+            self._zygote.process.wait()
+
+    def take_ready_for_test(self) -> WorkerLink | None:
+        """For tests: take a ready worker (None if none is), as a caller holding one would."""
+        return self._ready.take_nowait()
+
+    def set_pending_forks_for_test(self, count: int) -> None:
+        """For tests: overwrite the count of forks on their way (to test that a wrong one heals)."""
+        with self._lock:
+            self._pending = count
+
     def warm(self, source: str, walls: WallsMode = "all", *, recycle: bool = True) -> None:
         """Compile a tool (for ``walls``) in the zygote, and load the libraries it needs, so that
         workers forked from now on have them; returns once the zygote has, the workers forked

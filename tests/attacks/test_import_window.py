@@ -181,7 +181,7 @@ def test_a_language_job_key_evicted_by_a_process_job_of_a_mixed_reused_pool() ->
         """
     with WorkerPool(size=1, reuse=True) as pool:
         deadline = time.monotonic() + 30
-        while pool._ready.qsize() < 1 and time.monotonic() < deadline:
+        while pool.ready_count < 1 and time.monotonic() < deadline:
             time.sleep(0.05)
         planted = _run(pool, planter, "all")
         assert planted.success and planted.output == "planted", planted.error

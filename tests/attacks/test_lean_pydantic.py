@@ -296,7 +296,7 @@ def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
 def test_pydantic_imported_plainly_by_a_process_job_is_walled_for_the_next_language_job() -> None:
     with WorkerPool(size=1, reuse=True) as pool:
         deadline = time.monotonic() + 30
-        while pool._ready.qsize() < 1 and time.monotonic() < deadline:
+        while pool.ready_count < 1 and time.monotonic() < deadline:
             time.sleep(0.05)
         plain = _run(
             pool,

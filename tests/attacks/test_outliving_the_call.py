@@ -150,7 +150,7 @@ def test_a_worker_ending_before_it_is_retired_leaves_the_pool_counting_right(rt:
     result = rt.call("leaver", {})
     assert result.error is not None and result.error.kind == "protocol"
     _settled_count(rt)
-    assert rt.pool._pending == 0
+    assert rt.pool.pending_forks == 0
     replies: list[str] = []
     callers = [
         threading.Thread(target=lambda: replies.append(rt.call("outer", {}).output))
@@ -192,7 +192,7 @@ class _Process:
 
 def _killed(rt: Runtime) -> int:
     """How many workers of the pool ended by SIGKILL, as its zygote reported."""
-    return sum(code == -signal.SIGKILL for code in rt.pool._exits.values())
+    return sum(code == -signal.SIGKILL for code in rt.pool.recorded_exits().values())
 
 
 def _settled_count(rt: Runtime, timeout: float = 5.0) -> int:
@@ -201,9 +201,9 @@ def _settled_count(rt: Runtime, timeout: float = 5.0) -> int:
     deadline = time.monotonic() + timeout
     last, since = -1, time.monotonic()
     while time.monotonic() < deadline:
-        rt.pool._leaving.sweep()
-        count = len(jail_pids(rt.pool._zygote.process.pid))
-        if count != last or rt.pool._ready.qsize() < rt.pool.size or len(rt.pool._leaving):
+        rt.pool.sweep_leaving_for_test()
+        count = len(jail_pids(rt.pool.zygote_pid))
+        if count != last or rt.pool.ready_count < rt.pool.size or rt.pool.leaving_count:
             last, since = count, time.monotonic()
         elif time.monotonic() - since > 0.2:
             return count

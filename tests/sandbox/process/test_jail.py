@@ -281,7 +281,7 @@ KILLED_HOST = textwrap.dedent(
 
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:  # bwrap, the zygote and both ready workers
-        jail = [pool._zygote.process.pid]
+        jail = [pool.zygote_pid]
         for zygote in children(jail[0]):
             jail += [zygote, *children(zygote)]
         if len(jail) == 4:

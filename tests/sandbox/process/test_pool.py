@@ -114,7 +114,7 @@ def test_syntax_errors_and_missing_entry_are_invalid_source(pool):
 
 def test_workers_see_none_of_the_parent_environment(pool):
     assert run(pool, "def f():\n    return 1\n").success
-    zygote = pool._zygote.process.pid
+    zygote = pool.zygote_pid
     checked = 0
     deadline = time.monotonic() + 10
     while not checked and time.monotonic() < deadline:  # the refill may still be forking on a busy machine
@@ -193,8 +193,7 @@ def test_threads_share_the_pool(pool):
 
 
 def test_the_pool_restarts_a_dead_zygote(pool):
-    pool._zygote.process.kill()
-    pool._zygote.process.wait()
+    pool.kill_zygote_for_test(wait=True)
     for _ in range(6):  # the ready workers die with the jail; a new zygote (and jail) serves
         assert run(pool, "def f():\n    return 7\n").output == 7
 
@@ -248,7 +247,7 @@ def test_probing_the_walls_replaces_the_worker_it_used():
         wait_until_ready(pool)
         pool.probe_walls()
         wait_until_ready(pool)
-        assert pool._ready.qsize() == 1
+        assert pool.ready_count == 1
 
 
 def test_single_use_workers_are_replaced_and_the_pool_does_not_grow():
@@ -256,13 +255,13 @@ def test_single_use_workers_are_replaced_and_the_pool_does_not_grow():
     (a timeout) is replaced once, whether it had ended before the pool asked or not."""
     with WorkerPool(size=2) as pool:
         settle(pool)
-        before = jail_pids(pool._zygote.process.pid)
+        before = jail_pids(pool.zygote_pid)
         for n in range(20):
             assert run(pool, "def f(n: int) -> int:\n    return n\n", {"n": n}).output == n
         late = run(pool, "def f():\n    while True:\n        pass\n", limits=Limits(wall_time=0.3))
         assert isinstance(late.error, Timeout)
         settle(pool)
-        after = jail_pids(pool._zygote.process.pid)
+        after = jail_pids(pool.zygote_pid)
         assert len(after) == len(before) and len(after - before) == 2  # two new workers, as many as before
 
 
@@ -271,8 +270,8 @@ def test_a_caller_waiting_on_a_count_gone_wrong_asks_for_a_worker_itself():
     waits HEAL_ROUNDS * TAKE_WAIT seconds (5) and then asks for one, instead of waiting forever."""
     with WorkerPool(size=1) as pool:
         settle(pool)
-        held = pool._ready.take_nowait()  # the only worker, held as a caller would hold it
-        pool._pending = 1  # a fork counted that nothing will deliver
+        held = pool.take_ready_for_test()  # the only worker, held as a caller would hold it
+        pool.set_pending_forks_for_test(1)  # a fork counted that nothing will deliver
         started = time.monotonic()
         assert run(pool, "def f():\n    return 3\n").output == 3
         assert 4 < time.monotonic() - started < 15
@@ -282,7 +281,7 @@ def test_a_caller_waiting_on_a_count_gone_wrong_asks_for_a_worker_itself():
 def settle(pool: WorkerPool) -> None:
     """Wait (up to 10 s) until the pool's workers are all ready and no fork is on its way."""
     deadline = time.monotonic() + 10
-    while (pool._ready.qsize() < pool.size or pool._pending) and time.monotonic() < deadline:
+    while (pool.ready_count < pool.size or pool.pending_forks) and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.2)  # a worker that would be one too many is forked by now
 
@@ -290,7 +289,7 @@ def settle(pool: WorkerPool) -> None:
 def wait_until_ready(pool: WorkerPool) -> None:
     """Wait (up to 10 s) for the pool's worker to be forked and ready."""
     deadline = time.monotonic() + 10
-    while pool._ready.qsize() < 1 and time.monotonic() < deadline:
+    while pool.ready_count < 1 and time.monotonic() < deadline:
         time.sleep(0.05)
 
 

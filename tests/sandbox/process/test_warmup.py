@@ -183,7 +183,7 @@ def test_a_restarted_zygote_loads_again_what_its_tools_import() -> None:
     with Runtime(store="memory://", pool_size=1) as runtime:
         runtime.add_tool(NUMPY_TOOL)
         assert _loaded(runtime.pool) == ["numpy"]
-        runtime.pool._zygote.process.kill()
+        runtime.pool.kill_zygote_for_test()
         assert runtime.call("total", {"n": 5}).output == 10.0
         assert _loaded(runtime.pool) == ["numpy"]
 
