@@ -25,7 +25,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH
 
 from runtime import Runtime  # noqa: E402
 from tests.conftest import COUNTER  # noqa: E402
-from tests.test_store import fresh_postgres, fresh_redis  # noqa: E402
+from tests.runtime.store.test_store import fresh_postgres, fresh_redis  # noqa: E402
 
 SHORT = 10
 LONG = 400
