@@ -22,7 +22,7 @@ from typing import Any
 
 from runtime import Runtime
 from sandbox.common.limits import Limits
-from sandbox.messages import Done
+from sandbox.messages import Call, Done
 
 TRIVIAL = 'def add(a: int, b: int) -> int:\n    """Adds two numbers."""\n    return a + b\n'
 ARGS = {"a": 1, "b": 2}
@@ -45,7 +45,7 @@ class Recorder:
 
     def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> Done:
         self.sent = (job, limits)
-        return self.pool.run(job, limits, rpc)
+        return self.pool.run(Call.from_dict(job), limits, rpc)
 
 
 def paced(rt: Runtime, rounds: int) -> None:
@@ -56,7 +56,10 @@ def paced(rt: Runtime, rounds: int) -> None:
     assert recorder.sent is not None
     job, limits = recorder.sent
     samples: dict[str, list[tuple[float, float]]] = {"rt.call": [], "pool.run": []}
-    calls = {"rt.call": lambda: rt.call("add", ARGS), "pool.run": lambda: rt.pool.run(job, limits, None)}
+    calls = {
+        "rt.call": lambda: rt.call("add", ARGS),
+        "pool.run": lambda: rt.pool.run(Call.from_dict(job), limits, None),
+    }
     for _ in range(rounds):
         for label, call in calls.items():
             cpu, wall = time.thread_time(), time.perf_counter()

@@ -35,7 +35,7 @@ def latencies(pool: WorkerPool, pause: float) -> list[float]:
     times = []
     for _ in range(CALLS):
         start = time.perf_counter()
-        assert pool.run(JOB, LIMITS, no_rpc).output == 3
+        assert pool.run(Call.from_dict(JOB), LIMITS, no_rpc).output == 3
         times.append(time.perf_counter() - start)
         time.sleep(pause)
     return sorted(times)
@@ -73,7 +73,7 @@ def round_trips(pause: float) -> list[float]:
     times = []
     for _ in range(CALLS):
         start = time.perf_counter()
-        send_frame(here, Call.from_job(JOB, LIMITS.to_dict()).encode(), deadline=time.monotonic() + 10)
+        send_frame(here, Call.from_dict(JOB, LIMITS.to_dict()).encode(), deadline=time.monotonic() + 10)
         recv_frame(here, deadline=time.monotonic() + 10)
         times.append(time.perf_counter() - start)
         time.sleep(pause)
@@ -112,7 +112,7 @@ def main() -> None:
         with WorkerPool(size=2, reuse=reuse) as pool:
             pool.warm(SOURCE)
             for _ in range(20):  # warm-up
-                pool.run(JOB, LIMITS, no_rpc)
+                pool.run(Call.from_dict(JOB), LIMITS, no_rpc)
             for pause, label in ((0.005, "paced 5 ms"), (0.0, "back to back")):
                 report(f"{'reuse' if reuse else 'single-use'}, {label}", latencies(pool, pause))
             if not reuse:  # at rest: its size ready, none in flight or exiting (more sharers lower the PSS)
@@ -120,7 +120,7 @@ def main() -> None:
                 rss, pss = idle_worker_memory(pool)
                 print(f"{'  idle worker RSS / PSS (MiB)':<34} {rss / 1024:8.1f} {pss / 1024:8.1f}")
             print(
-                f"{'  calls/s with 8 threads':<34} {calls_per_second(lambda: pool.run(JOB, LIMITS, no_rpc)):8.0f}"
+                f"{'  calls/s with 8 threads':<34} {calls_per_second(lambda: pool.run(Call.from_dict(JOB), LIMITS, no_rpc)):8.0f}"
             )
 
 

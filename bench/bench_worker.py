@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 from bench_pool import JOB, LIMITS, SOURCE, no_rpc
 
+from sandbox.messages import Call
 from sandbox.process.forking import fork, reseed
 from sandbox.process.pool import WorkerPool
 
@@ -116,7 +117,7 @@ def floor(count: int, *, libraries: bool) -> None:
 def call_times(pool: WorkerPool, count: int) -> None:
     """``count`` calls of the trivial tool, one after another."""
     for _ in range(count):
-        assert pool.run(JOB, LIMITS, no_rpc).output == 3
+        assert pool.run(Call.from_dict(JOB), LIMITS, no_rpc).output == 3
 
 
 def main() -> None:
@@ -138,7 +139,7 @@ def main() -> None:
         if options.libraries:
             pool.warm(LIBRARIES)
         for _ in range(20):
-            pool.run(JOB, LIMITS, no_rpc)
+            pool.run(Call.from_dict(JOB), LIMITS, no_rpc)
         zygote = zygote_pid(pool)
         idle = ready_worker_faults(pool, zygote)
         host_before = resource.getrusage(resource.RUSAGE_SELF)

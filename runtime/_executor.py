@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextvars
 import json
 import os
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from runtime._callbacks import Hook
@@ -29,7 +30,7 @@ from sandbox.common.errors import (
 )
 from sandbox.common.limits import Limits
 from sandbox.common.walls import WallsMode
-from sandbox.messages import Done
+from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 
 if TYPE_CHECKING:
@@ -150,12 +151,8 @@ class Executor:
 
     def run_hook(self, hook: Hook, values: dict[str, Any], trail: Trail, invocation: Invocation) -> Any:
         """Run a callback or fake in the sandbox; its state changes join ``trail``; raises on failure."""
-        job = {
-            "source": hook.source,
-            "entry": hook.entry,
-            "hook": {"parameters": hook.parameters, "values": values},
-        }
-        reply = self._in_worker(job, self.limits, trail.snapshot(), invocation)
+        call = Call(hook.source, hook.entry, hook={"parameters": hook.parameters, "values": values})
+        reply = self._in_worker(call, self.limits, trail.snapshot(), invocation)
         trail.absorb(reply)
         if (error := reply.error) is not None:
             raise type(error)(f"{hook.entry} failed: {error.message}", line=error.line, col=error.col)
@@ -205,8 +202,8 @@ class Executor:
         self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
     ) -> Done:
         if isinstance(tool, PythonTool):
-            job = {"source": tool.source, "entry": tool.name, "args": args}
-            return self._in_worker(job, self.limits_for(tool), snapshot, invocation)
+            call = Call(tool.source, tool.name, args=args)
+            return self._in_worker(call, self.limits_for(tool), snapshot, invocation)
         if isinstance(tool, EndpointTool) and tool.operation is not None:
             output = tool.operation.invoke(
                 args, broker=self.broker, budget=invocation.http_budget, deadline=invocation.deadline
@@ -215,21 +212,19 @@ class Executor:
         raise PolicyViolation(f"tool {tool.name!r} has no way to run")
 
     def _in_worker(
-        self, job: dict[str, Any], limits: Limits, snapshot: dict[str, Any], invocation: Invocation
+        self, call: Call, limits: Limits, snapshot: dict[str, Any], invocation: Invocation
     ) -> Done:
-        """Run one job (a dict of the caller's own, completed here) in a sandbox worker within the
+        """Run ``call`` in a sandbox worker, in ``snapshot`` under this executor's walls, within the
         invocation's deadline."""
         remaining = invocation.remaining()
         if remaining <= 0:
             raise Timeout("the call's deadline passed before this step could start")
         limits = limits.within(remaining)
-        job["context"] = snapshot
-        job["walls"] = self.walls
 
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
-        reply = self.pool.run(job, limits, answer)
+        reply = self.pool.run(replace(call, context=snapshot, walls=self.walls), limits, answer)
         return within_state_limit(reply, snapshot.get("state") or {}, limits.state_size)
 
     def _answer_rpc(

@@ -83,9 +83,9 @@ class Call:
     hook: dict[str, Any] | None = None  # {"parameters": [...], "values": {...}} (ces_context.HookCall)
 
     @classmethod
-    def from_job(cls, job: dict[str, Any], limits: dict[str, Any] | None = None) -> Call:
-        """A job as the host's caller gives it (``source``, ``entry``, ``args`` or ``hook``,
-        ``context``, ``walls``); ``limits`` added. Also what the worker decodes a ``call`` with."""
+    def from_dict(cls, job: dict[str, Any]) -> Call:
+        """A call from its JSON object (``source``, ``entry``, ``args`` or ``hook``, ``context``,
+        ``limits``, ``walls``), checked: how the worker decodes a ``call`` message."""
         source, entry = job["source"], job["entry"]
         if not (isinstance(source, str) and isinstance(entry, str)):
             raise ProtocolError("a call's source and entry must be strings")
@@ -94,7 +94,7 @@ class Call:
             entry,
             _object_or_none(job.get("args"), "args"),
             _object_or_none(job.get("context"), "context"),
-            _object_or_none(job.get("limits", limits), "limits"),
+            _object_or_none(job.get("limits"), "limits"),
             _text_or_none(job.get("walls"), "walls"),
             _object_or_none(job.get("hook"), "hook"),
         )
@@ -123,7 +123,7 @@ def decode_job(message: dict[str, Any]) -> Call | WallsQuery:
         return WallsQuery()
     if kind != CALL:
         raise ProtocolError(f"unexpected job {repr(kind)[:40]}")
-    return Call.from_job(message)
+    return Call.from_dict(message)
 
 
 @dataclass(frozen=True, slots=True)

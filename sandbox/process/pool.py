@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from dataclasses import replace
 from typing import Any, cast
 
 from sandbox.common.errors import IsolationUnavailable, WorkerCrashed
@@ -76,13 +77,13 @@ class WorkerPool:
         self._in_use = 0
         self._zygote = self._start_zygote()
 
-    def run(self, job: dict[str, Any], limits: Limits, rpc: Rpc) -> Done:
-        """Run ``job`` (``source``, ``entry``, ``args``, ``context``, ``walls``) in a worker; never raises for its faults.
+    def run(self, call: Call, limits: Limits, rpc: Rpc) -> Done:
+        """Run ``call`` in a worker under ``limits`` (they replace the call's own); never raises for its faults.
 
         A source not warmed yet is warmed first (``warm``): a worker under the language wall
         imports nothing, so what the source needs must be in the zygote.
         """
-        call = Call.from_job(job, limits.to_dict())
+        call = replace(call, limits=limits.to_dict())
         walls = cast(WallsMode, call.walls or "all")
         if (call.source, walls) not in self._warm_sources:
             self.warm(call.source, walls, recycle=False)

@@ -161,7 +161,7 @@ def _job_waiting(sock: socket.socket) -> bool:
 
 def run_warm_up(job: dict[str, Any] = WARM_UP_JOB) -> None:
     """Run a warm-up tool once, so that the pages a call touches are copied before the call."""
-    call = Call.from_job(job)
+    call = Call.from_dict(job)
     context = ToolContext(call.context or {"state": {"key": [1]}})
     result = _call_entry(call, context, _no_rpc, OutputCapture(0))
     _result_text(result, 1024 * MiB)

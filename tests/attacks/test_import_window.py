@@ -22,7 +22,7 @@ import pytest
 from runtime import Runtime
 from sandbox.common.errors import NotFound, PolicyViolation
 from sandbox.common.limits import Limits
-from sandbox.messages import Done
+from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 from tests.attacks import PACKAGE_DIR, assert_refused, attack
 from tests.attacks.finalizers import SEEDED, assert_not_leaked, with_prelude
@@ -152,7 +152,7 @@ def _run(pool: WorkerPool, source: str, walls: str) -> Done:
     source = textwrap.dedent(source)
     entry = source.split("def ", 1)[1].split("(", 1)[0]
     job = {"source": source, "entry": entry, "args": {}, "context": {"state": {}}, "walls": walls}
-    return pool.run(job, LIMITS, _no_rpc)
+    return pool.run(Call.from_dict(job), LIMITS, _no_rpc)
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:

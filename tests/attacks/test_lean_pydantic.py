@@ -18,7 +18,7 @@ import pytest
 from runtime import Runtime
 from sandbox.common.errors import NotFound
 from sandbox.common.limits import Limits
-from sandbox.messages import Done
+from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 from tests.attacks import assert_refused, attack
 from tests.attacks.finalizers import with_prelude
@@ -286,7 +286,7 @@ def _run(pool: WorkerPool, source: str, walls: str) -> Done:
         "context": {"state": {}, **USER_CONTENT},
         "walls": walls,
     }
-    return pool.run(job, LIMITS, _no_rpc)
+    return pool.run(Call.from_dict(job), LIMITS, _no_rpc)
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:

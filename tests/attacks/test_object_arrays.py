@@ -22,6 +22,7 @@ import pytest
 
 from runtime import Runtime
 from sandbox.common.limits import Limits
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 from tests.attacks import assert_refused, assert_refused_when_added_or_called, attack
 
@@ -252,7 +253,9 @@ def test_a_worker_that_imports_numpy_itself_gates_it() -> None:
     """A tool the zygote did not warm makes its worker import numpy (and the gate) after seccomp."""
     source = "import numpy as np, decimal\ndef tool():\n    return repr(bytes(np.arange(2) + decimal.Decimal(1)))\n"
     with WorkerPool(size=1) as pool:
-        reply = pool.run({"source": source, "entry": "tool", "args": {}, "walls": "all"}, Limits(), _no_rpc)
+        reply = pool.run(
+            Call.from_dict({"source": source, "entry": "tool", "args": {}, "walls": "all"}), Limits(), _no_rpc
+        )
     assert reply.error is not None and reply.error.kind == "policy", reply
     assert OBJECT_ARRAYS in reply.error.message
 

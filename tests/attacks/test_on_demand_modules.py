@@ -27,6 +27,7 @@ import pytest
 
 from runtime import Runtime
 from sandbox.common.limits import Limits
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 from tests.attacks import attack
 from tests.attacks.finalizers import assert_not_leaked, with_prelude
@@ -279,10 +280,14 @@ def test_an_unjailed_root_pool_serves_a_tool_whose_module_its_zygote_can_no_long
         pytest.skip("needs a root host whose interpreter nobody can read")
     ok = {"source": "def ok() -> int:\n    return 42\n", "entry": "ok", "args": {}}
     with WorkerPool(size=1, bwrap="/nonexistent/bwrap", allow_weak_isolation=True) as pool:
-        assert pool.run(ok, Limits(), _no_rpc).output == 42
+        assert pool.run(Call.from_dict(ok), Limits(), _no_rpc).output == 42
         pool.warm(CALENDAR_TOOL)
-        reply = pool.run(ok, Limits(), _no_rpc)
+        reply = pool.run(Call.from_dict(ok), Limits(), _no_rpc)
         assert reply.success and reply.output == 42, reply.error
         assert pool.alive
-        reply = pool.run({"source": CALENDAR_TOOL, "entry": "days", "args": {"month": 2}}, Limits(), _no_rpc)
+        reply = pool.run(
+            Call.from_dict({"source": CALENDAR_TOOL, "entry": "days", "args": {"month": 2}}),
+            Limits(),
+            _no_rpc,
+        )
         assert reply.success and reply.output == [3, 29], reply.error

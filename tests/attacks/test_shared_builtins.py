@@ -19,7 +19,7 @@ import pytest
 from attacks import assert_refused_when_added_or_called, attack
 from runtime import Runtime
 from sandbox.common.limits import Limits
-from sandbox.messages import Done
+from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 
 REAL_NAMES = ("eval", "exec", "open", "compile", "globals", "locals", "input", "help")
@@ -197,7 +197,7 @@ def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
 
 def _run(pool: WorkerPool, source: str, entry: str, walls: str) -> Done:
     job = {"source": source, "entry": entry, "args": {}, "context": {"state": {}}, "walls": walls}
-    return pool.run(job, LIMITS, _no_rpc)
+    return pool.run(Call.from_dict(job), LIMITS, _no_rpc)
 
 
 @pytest.fixture(scope="module")

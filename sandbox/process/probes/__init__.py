@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 from sandbox.process.probes.attacks import KERNEL_CALLS, PRELUDE, PROBES, Probe, syscall_numbers
 from sandbox.process.probes.judges import PROBE_LIMITS
@@ -48,8 +49,8 @@ def run_probe(pool: WorkerPool, probe: Probe, targets: Targets) -> ProbeResult:
     """Run one probe in a worker under ``walls="process"`` and judge it."""
     kernel = {"syscalls": syscall_numbers(KERNEL_CALLS), "kernel_args": KERNEL_CALLS}
     args = {"t": {**targets.args(), **kernel, "memory": PROBE_LIMITS.memory}}
-    job = {"source": PRELUDE + probe.source, "entry": "probe", "args": args, "context": {"state": {}}}
-    reply = pool.run({**job, "walls": "process"}, probe.limits, _no_rpc)
+    call = Call(PRELUDE + probe.source, "probe", args=args, context={"state": {}}, walls="process")
+    reply = pool.run(call, probe.limits, _no_rpc)
     through = probe.judge(reply, targets)
     return ProbeResult(probe.name, probe.subject, through is None, through or "refused")
 

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from sandbox.common.limits import Limits
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 from sandbox.process.probes import PROBES, Probe, Targets, run_probe
 
@@ -23,7 +24,7 @@ def assert_refused(pool: WorkerPool, targets: Targets, probe: Probe) -> None:
     result = run_probe(pool, probe, targets)
     assert result.refused, f"{probe.name}: {result.detail}"
     job = {"source": ORDINARY, "entry": "probe", "args": {"t": {"n": 10}}, "context": {}, "walls": "process"}
-    assert pool.run(job, Limits(wall_time=10.0), _no_rpc).output == 45
+    assert pool.run(Call.from_dict(job), Limits(wall_time=10.0), _no_rpc).output == 45
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from sandbox.common.limits import Limits
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 from tests.jail_processes import gone
 
@@ -132,8 +133,8 @@ def pool() -> Any:
         yield workers
 
 
-def _job(source: str, entry: str, args: dict[str, Any]) -> dict[str, Any]:
-    return {"source": source, "entry": entry, "args": args, "context": {"state": {}}, "walls": "process"}
+def _job(source: str, entry: str, args: dict[str, Any]) -> Call:
+    return Call(source, entry, args=args, context={"state": {}}, walls="process")
 
 
 SLOW_SUM = "import time\n\n\ndef slow_sum(n: int) -> int:\n    time.sleep(0.5)\n    return sum(range(n))\n"
@@ -173,7 +174,9 @@ def test_a_worker_that_answers_and_sleeps_on_is_killed(pool: WorkerPool) -> None
     that worker rather than let it exit by itself, as a single-use worker under the language wall does."""
     host = Host()
     reply = pool.run(
-        _job(RAW_WRITER, "attack", {"payload": frame(DONE).hex(), "then": "sleep"}), LIMITS, host
+        _job(RAW_WRITER, "attack", {"payload": frame(DONE).hex(), "then": "sleep"}),
+        LIMITS,
+        host,
     )
     assert reply.error is None and reply.output == 1, reply
     assert len(host.pids) == 1 and gone(pool, host.pids[0]), "the worker was not killed"

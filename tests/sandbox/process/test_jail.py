@@ -15,6 +15,7 @@ import pytest
 
 from sandbox.common.errors import IsolationUnavailable
 from sandbox.common.limits import Limits
+from sandbox.messages import Call
 from sandbox.process.bwrap import bwrap_command, find_bwrap
 from sandbox.process.pool import WorkerPool
 from sandbox.process.zygote_link import PACKAGE_ROOT
@@ -113,7 +114,8 @@ def test_opting_out_warns_once_per_process_and_runs_unjailed():
         """
         from sandbox.process.pool import WorkerPool
         from sandbox.common.limits import Limits
-        job = {"source": "def f():\\n    return 7\\n", "entry": "f", "args": {}, "context": {}}
+        from sandbox.messages import Call
+        job = Call("def f():\\n    return 7\\n", "f", args={}, context={})
         for _ in range(2):
             with WorkerPool(size=1, bwrap="/nonexistent/bwrap", allow_weak_isolation=True) as pool:
                 print(pool.run(job, Limits(), None).output)
@@ -132,7 +134,7 @@ def test_opting_out_warns_once_per_process_and_runs_unjailed():
 def test_workers_report_the_jail():
     with WorkerPool(size=1) as pool:
         walls = pool.probe_walls()
-        assert pool.run({"source": "def f():\n    return 1\n", "entry": "f"}, Limits(), None).output == 1
+        assert pool.run(Call("def f():\n    return 1\n", "f"), Limits(), None).output == 1
     assert walls["active"]["unprivileged user"]
     assert walls["active"]["network namespace"] == "own namespace, loopback only"
 
@@ -175,7 +177,7 @@ def test_the_seccomp_allowlist_checks_arguments():
     args = {"prlimit64": prlimit64}
     job = {"source": ARGUMENT_FILTERS, "entry": "probe", "args": args, "context": {}, "walls": "process"}
     with WorkerPool(size=1) as pool:
-        results = pool.run(job, Limits(), None).output
+        results = pool.run(Call.from_dict(job), Limits(), None).output
     assert results == {
         "open for reading": "allowed",
         "open for writing": "EPERM",
@@ -203,9 +205,12 @@ def test_an_installation_under_tmp_is_bound_on_top_of_the_jails_tmp(tmp_path):
     assert str(tmp_path).startswith("/tmp/")
     for package in ("runtime", "sandbox"):
         shutil.copytree(os.path.join(PACKAGE_ROOT, package), tmp_path / package)
-    script = "from sandbox.process.pool import WorkerPool\nfrom sandbox.common.limits import Limits\n" + (
-        "with WorkerPool(size=1) as pool:\n"
-        "    print(pool.run({'source': 'def f():\\n    return 7\\n', 'entry': 'f'}, Limits(), None).output)\n"
+    script = (
+        "from sandbox.process.pool import WorkerPool\nfrom sandbox.common.limits import Limits\nfrom sandbox.messages import Call\n"
+        + (
+            "with WorkerPool(size=1) as pool:\n"
+            "    print(pool.run(Call('def f():\\n    return 7\\n', 'f'), Limits(), None).output)\n"
+        )
     )
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=tmp_path,
@@ -240,13 +245,14 @@ WITHOUT_LIBSECCOMP = textwrap.dedent(
     from sandbox.common.errors import IsolationUnavailable
     from sandbox.process.pool import WorkerPool
     from sandbox.common.limits import Limits
+    from sandbox.messages import Call
     try:
         WorkerPool(size=1)
     except IsolationUnavailable as refused:
         print(json.dumps(refused.to_dict()))
     with WorkerPool(size=1, allow_weak_isolation=True) as pool:
         walls = pool.probe_walls()
-        output = pool.run({"source": "def f():\\n    return 7\\n", "entry": "f"}, Limits(), None).output
+        output = pool.run(Call("def f():\\n    return 7\\n", "f"), Limits(), None).output
     print(json.dumps({"missing": walls["missing"], "output": output}))
     """
 )
@@ -272,8 +278,9 @@ KILLED_HOST = textwrap.dedent(
     import json, os, time
     from sandbox.process.pool import WorkerPool
     from sandbox.common.limits import Limits
+    from sandbox.messages import Call
     pool = WorkerPool(size=2)
-    assert pool.run({"source": "def f():\\n    return 7\\n", "entry": "f"}, Limits(), None).output == 7
+    assert pool.run(Call("def f():\\n    return 7\\n", "f"), Limits(), None).output == 7
 
     def children(pid):
         with open(f"/proc/{pid}/task/{pid}/children") as listing:

@@ -15,6 +15,7 @@ import pytest
 from runtime import Runtime
 from sandbox.common.errors import InvalidArguments, InvalidSource, PolicyViolation
 from sandbox.common.limits import Limits
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 
 FULL_PYTHON = '''
@@ -93,8 +94,8 @@ def test_an_unknown_walls_mode_is_refused() -> None:
         Runtime(walls="none")  # type: ignore[arg-type]
 
 
-def _job(source: str, walls: str) -> dict[str, Any]:
-    return {"source": source, "entry": "reads", "args": {}, "context": {"state": {}}, "walls": walls}
+def _job(source: str, walls: str) -> Call:
+    return Call(source, "reads", args={}, context={"state": {}}, walls=walls)
 
 
 def _refuse(target: str, method: str, params: dict[str, Any]) -> Any:

@@ -18,7 +18,7 @@ import pytest
 from runtime._state import StateDelta
 from sandbox.common.errors import NotFound, Timeout
 from sandbox.common.limits import Limits
-from sandbox.messages import Done
+from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 from sandbox.wire import ProtocolError
 from tests.jail_processes import jail_pids
@@ -35,7 +35,7 @@ def run(pool: WorkerPool, source: str, args: dict | None = None, *, context: dic
     source = textwrap.dedent(source)
     entry = re.search(r"^def (\w+)", source, re.M).group(1)
     job = {"source": source, "entry": entry, "args": args or {}, "context": context or {"state": {}}}
-    return pool.run(job, limits, rpc)
+    return pool.run(Call.from_dict(job), limits, rpc)
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_a_tool_exception_names_the_tool_line_and_no_host_path(pool):
 def test_syntax_errors_and_missing_entry_are_invalid_source(pool):
     assert run(pool, "def f(:\n    pass\n".replace("def f(", "def f(x")).error.kind == "invalid_source"
     job = {"source": "def f():\n    return 1\n", "entry": "g", "args": {}, "context": {}}
-    assert pool.run(job, LIMITS, no_rpc).error.kind == "invalid_source"
+    assert pool.run(Call.from_dict(job), LIMITS, no_rpc).error.kind == "invalid_source"
 
 
 def test_workers_see_none_of_the_parent_environment(pool):
@@ -336,7 +336,7 @@ def walls() -> dict:
 def test_every_worker_has_the_walls_the_zygote_set_up_once(pool):
     """Set up once in the zygote (environment, directory, user, no-new-privs) or per worker, the same in each."""
     job = {"source": WALLS_SEEN, "entry": "walls", "args": {}, "context": {"state": {}}, "walls": "process"}
-    seen = [pool.run(job, LIMITS, no_rpc).output for _ in range(3)]
+    seen = [pool.run(Call.from_dict(job), LIMITS, no_rpc).output for _ in range(3)]
     assert seen[0] == seen[1] == seen[2]
     expected = {
         "no_new_privs": "1",

@@ -21,6 +21,7 @@ from runtime import Runtime
 from sandbox.bridges.ces_context import uses_model_classes
 from sandbox.common.limits import Limits
 from sandbox.language.module_allowlist import ALLOWED_MODULES
+from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
 from sandbox.process.warm_tools import STANDARD_LIBRARY
 from sandbox.process.warmup import modules_needed
@@ -112,7 +113,7 @@ needs_libraries = pytest.mark.skipif(
 
 def _loaded(pool: WorkerPool) -> list[str]:
     job = {"source": LIBRARIES_LOADED, "entry": "libraries_loaded", "args": {}, "walls": "process"}
-    reply = pool.run(job, Limits(), _no_rpc)
+    reply = pool.run(Call.from_dict(job), Limits(), _no_rpc)
     assert reply.success, reply.error
     return reply.output
 
@@ -162,7 +163,9 @@ def test_a_pool_loads_numpy_and_protobuf_only_once_a_tool_imports_them(walls: st
         pool.warm(NUMPY_TOOL, walls)
         assert _loaded(pool) == ["numpy"]
         reply = pool.run(
-            {"source": NUMPY_TOOL, "entry": "total", "args": {"n": 4}, "walls": walls}, Limits(), _no_rpc
+            Call.from_dict({"source": NUMPY_TOOL, "entry": "total", "args": {"n": 4}, "walls": walls}),
+            Limits(),
+            _no_rpc,
         )
         assert reply.output == 6.0, reply.error
         pool.warm(PROTOBUF_TOOL, walls)
@@ -173,7 +176,7 @@ def test_a_pool_loads_numpy_and_protobuf_only_once_a_tool_imports_them(walls: st
 def test_a_pool_warms_a_source_it_runs_for_the_first_time(walls: str) -> None:
     with WorkerPool(size=1) as pool:
         job = {"source": NUMPY_TOOL, "entry": "total", "args": {"n": 5}, "walls": walls}
-        reply = pool.run(job, Limits(), _no_rpc)
+        reply = pool.run(Call.from_dict(job), Limits(), _no_rpc)
         assert reply.output == 10.0, reply.error
         assert _loaded(pool) == ["numpy"]  # in the zygote: its worker imported nothing
 
@@ -235,7 +238,7 @@ PART_TOOL = 'def part(text: str) -> dict:\n    """A part."""\n    return Part(te
 
 def _pydantic_loaded(pool: WorkerPool) -> bool:
     job = {"source": PYDANTIC_LOADED, "entry": "pydantic_loaded", "args": {}, "walls": "process"}
-    reply = pool.run(job, Limits(), _no_rpc)
+    reply = pool.run(Call.from_dict(job), Limits(), _no_rpc)
     assert reply.success, reply.error
     return reply.output
 
@@ -247,7 +250,9 @@ def test_a_pool_loads_pydantic_only_once_a_tool_needs_it(walls: str) -> None:
         pool.warm(PART_TOOL, walls)
         assert _pydantic_loaded(pool) is True
         reply = pool.run(
-            {"source": PART_TOOL, "entry": "part", "args": {"text": "a"}, "walls": walls}, Limits(), _no_rpc
+            Call.from_dict({"source": PART_TOOL, "entry": "part", "args": {"text": "a"}, "walls": walls}),
+            Limits(),
+            _no_rpc,
         )
         assert reply.output == {"text": "a"}, reply.error
 
@@ -340,7 +345,7 @@ def _standard_modules_loaded(pool: WorkerPool) -> list[str]:
         "args": {},
         "walls": "process",
     }
-    reply = pool.run(job, Limits(), _no_rpc)
+    reply = pool.run(Call.from_dict(job), Limits(), _no_rpc)
     assert reply.success, reply.error
     return reply.output
 
@@ -350,7 +355,9 @@ def test_a_pool_loads_a_module_of_the_standard_library_only_once_a_tool_imports_
         pool.warm('def plain(n: int) -> int:\n    """Plain."""\n    return n\n', "all")
         assert _standard_modules_loaded(pool) == []
         tool = "import statistics\nfrom datetime import datetime\n\ndef mean(values: list[float]) -> float:\n    return statistics.mean(values)\n"
-        reply = pool.run({"source": tool, "entry": "mean", "args": {"values": [1, 2]}}, Limits(), _no_rpc)
+        reply = pool.run(
+            Call.from_dict({"source": tool, "entry": "mean", "args": {"values": [1, 2]}}), Limits(), _no_rpc
+        )
         assert reply.output == 1.5, reply.error
         assert _standard_modules_loaded(pool) == [
             "_strptime",
