@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandbox.common.limits import Limits, MiB
-from sandbox.messages import DONE
+from sandbox.messages import DONE, KIND
 from sandbox.process.probes.judges import (
     PROBE_LIMITS,
     Judge,
@@ -434,13 +434,13 @@ def probe(t):
         except OSError:
             pass
     start = open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19]
-    done = {"op": DONE_KIND, "success": True, "output": {"pid": os.getpid(), "start": start},
+    done = {KIND_KEY: DONE_KIND, "success": True, "output": {"pid": os.getpid(), "start": start},
             "state_delta": {"set": {}, "deleted": []}, "logs": ""}
     body = json.dumps(done).encode()
     os.write(host, struct.pack(">I", len(body)) + body)
     while True:
         time.sleep(0.1)
-""".replace("DONE_KIND", repr(DONE)),
+""".replace("DONE_KIND", repr(DONE)).replace("KIND_KEY", repr(KIND)),
         worker_gone,
         Limits(wall_time=5.0, cpu_time=2.0, memory=256 * MiB, open_files=64),
     ),
