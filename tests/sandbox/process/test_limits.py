@@ -70,6 +70,7 @@ def test_a_growing_string_is_a_memory_error(pool):
                 s = s + s
         """,
         "memory",
+        LIMITS.merged({"wall_time": 10.0}),  # copying 128 MiB strings on a loaded machine takes time
     )
 
 
