@@ -353,3 +353,29 @@ def test_a_surrogate_printed_before_an_error_reaches_the_log(rt: Runtime) -> Non
     result = attack(rt, 'def tool():\n    print("a \\ud800")\n    raise ValueError("b")\n')
     assert_refused(rt, result, "tool_error")
     assert "a \\ud800" in result.logs
+
+
+def test_a_copy_memo_holds_only_what_the_copies_returned(rt: Runtime) -> None:
+    """The tool's ``deepcopy`` memo learns each copy's result and keeps its original, nothing else:
+    no copy of a host object's internals (``_rpc``), whatever the tool copies into it."""
+    source = """
+import copy, functools, types
+
+
+def tool():
+    memo = {}
+    results, originals = [], []
+    for value in (context.state, tools, ces_requests, types.SimpleNamespace(a=[1]), functools.partial(print, sep="")):
+        try:
+            results.append(copy.deepcopy(value, memo))
+            originals.append(value)
+        except Exception:
+            pass
+    kept = memo.pop(id(memo))
+    extra = [key for key, value in memo.items() if not any(value is result for result in results)]
+    return [len(results), extra, len(kept) == len(originals) and all(a is b for a, b in zip(kept, originals))]
+"""
+    result = attack(rt, source)
+    assert result.success, result.error
+    count, extra, kept_originals = result.output
+    assert count >= 3 and extra == [] and kept_originals
