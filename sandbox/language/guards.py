@@ -476,15 +476,21 @@ def augmented_item(obj: Any, key: Any, op: str, value: Any) -> None:
     target[key] = INPLACE_OPERATORS[op](target[key], value)
 
 
+def checked_keyword(key: object) -> str:
+    """A keyword argument name as an exact ``str``, refused when it starts with ``_`` (an internal parameter)."""
+    name = exact_str(key, "a keyword argument name")
+    if name.startswith("_"):
+        refuse(
+            f"keyword argument {name!r} is not allowed: names starting with _ reach internal parameters; use public ones"
+        )
+    return name
+
+
 def guarded_apply(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``f(*args, **kwargs)`` from tool code: keyword names, copied to exact ``str``, may not start with ``_``."""
     keywords: dict[str, Any] = {}
     for key, value in kwargs.items():
-        name = exact_str(key, "a keyword argument name")
-        if name.startswith("_"):
-            refuse(
-                f"keyword argument {name!r} is not allowed: names starting with _ reach internal parameters; use public ones"
-            )
+        name = checked_keyword(key)
         if name in keywords:
             raise TypeError(f"got multiple values for keyword argument {name!r}")
         keywords[name] = value

@@ -16,7 +16,7 @@ import importlib.util
 import types
 from typing import Any
 
-from sandbox.language import replacements, streams
+from sandbox.language import keyword_holders, replacements, streams
 from sandbox.language.copy_protocol import guarded_deepcopy
 
 ALLOWED_MODULES = frozenset(
@@ -354,6 +354,7 @@ REPLACED: dict[str, dict[str, Any]] = {
         "wraps": replacements.guarded_wraps,
         "update_wrapper": replacements.guarded_update_wrapper,
         **replacements.CLASS_HELPERS["functools"],
+        **keyword_holders.REPLACED["functools"],  # their keywords are checked when called
     },
     # get_origin(Type[int]) is the real ``type``, a class factory; the class-changing helpers
     # (dataclass, final, runtime_checkable, ...) apply to the tool's own classes only
@@ -364,6 +365,8 @@ REPLACED: dict[str, dict[str, Any]] = {
     },
     # a memo passed in would come back holding copies, and originals, of host objects' internals
     "copy": {"deepcopy": guarded_deepcopy},
+    # its keywords become an instance dict that numpy and copy read special names from
+    "types": keyword_holders.REPLACED["types"],
     # what is written to them goes to the call's log, as print's output does
     "sys": {"stdout": streams.STDOUT, "stderr": streams.STDERR},
     **{

@@ -284,6 +284,7 @@ GUARD_MODULES = frozenset(
         "library_rules",
         "array_interface",
         "copy_protocol",
+        "keyword_holders",
     )
 )
 """The modules of the guards themselves. A frame of theirs in a traceback is the guards acting for

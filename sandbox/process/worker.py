@@ -127,12 +127,18 @@ def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing:
         output_value = json.loads(output_text)
         delta = _checked_delta(context, limits.state_size)
         hook_values = json.loads(_result_text(written_back, limits.result_size)) if written_back else {}
-        done = Done(output_value, None, StateDelta(delta["set"], delta["deleted"]), output.text, hook_values)
+        done = Done(
+            output_value,
+            None,
+            StateDelta(delta["set"], delta["deleted"]),
+            wire_text(output.text),
+            hook_values,
+        )
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
         line = _tool_line(exc.__traceback__)
         exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
         # a fresh error, holding nothing of the tool's: what the tool raised is freed here, as the call ends
-        done = Done(error=error_from_dict(_error_of(exc, line, limits).to_dict()), logs=output.text)
+        done = Done(error=_error_dict(exc, line, limits), logs=wire_text(output.text))
     rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
 
@@ -354,6 +360,49 @@ def _buffer_refusal() -> BaseException | None:
     return None if gate is None else gate.refusal()
 
 
+MESSAGE_LIMIT = 8192
+"""Characters of an error message sent to the host (the tool chooses the message: it may be huge)."""
+
+
+def wire_text(text: str) -> str:
+    """``text`` as the wire can carry it: a lone surrogate written as its escape (``\\ud800``)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode()
+    return text
+
+
+def _error_dict(exc: BaseException, line: int | None, limits: Limits) -> ToolpenError:
+    """The call's error, whatever ``exc`` holds: its message readable, on the wire, and bounded.
+
+    What the tool raised may have a ``__str__`` that raises or returns no string, a message with
+    lone surrogates, or megabytes of text; each becomes a ``tool_error`` saying so, never a crash
+    of the worker's error path (which the host would see as ``worker_crashed``).
+    """
+    try:
+        error = _error_of(exc, line, limits)
+        data = error.to_dict()
+    except Exception as failure:  # noqa: BLE001 - the tool's own __str__ (or __name__) failed
+        data = ToolFailed(
+            f"{_safe_class_name(exc)}: (its message could not be read: {_safe_class_name(failure)})"
+            + (f" (line {line})" if line is not None else ""),
+            line=line,
+        ).to_dict()
+    message = data.get("message")
+    if type(message) is not str:
+        message = "(no readable message)"
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT] + f" ... [message truncated at {MESSAGE_LIMIT} characters]"
+    data["message"] = wire_text(message)
+    return error_from_dict(data)
+
+
+def _safe_class_name(exc: BaseException) -> str:
+    name = type.__dict__["__name__"].__get__(type(exc))
+    return wire_text(name) if type(name) is str else "an exception"
+
+
 def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenError:
     if isinstance(exc, SystemError):  # a C function that failed without saying why: a buffer gate's refusal
         exc = _buffer_refusal() or exc
@@ -371,7 +420,7 @@ def _error_of(exc: BaseException, line: int | None, limits: Limits) -> ToolpenEr
             line=line,
         )
     where = f" (line {line})" if line is not None else ""
-    return ToolFailed(f"{type(exc).__name__}: {exc}{where}", line=line)
+    return ToolFailed(f"{_safe_class_name(exc)}: {str(exc)}{where}", line=line)
 
 
 def _walls_report(walls: Walls) -> Done:
