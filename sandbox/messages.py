@@ -81,6 +81,7 @@ class Call:
     limits: dict[str, Any] | None = None
     walls: str | None = None  # "process": plain CPython; anything else: the language wall
     hook: dict[str, Any] | None = None  # {"parameters": [...], "values": {...}} (ces_context.HookCall)
+    injected: dict[str, Any] | None = None  # parameter -> the framework context it gets (framework_context)
 
     @classmethod
     def from_dict(cls, job: dict[str, Any]) -> Call:
@@ -97,11 +98,12 @@ class Call:
             _object_or_none(job.get("limits"), "limits"),
             _text_or_none(job.get("walls"), "walls"),
             _object_or_none(job.get("hook"), "hook"),
+            _object_or_none(job.get("injected"), "injected"),
         )
 
     def encode(self) -> dict[str, Any]:
         message: dict[str, Any] = {KIND: CALL, "source": self.source, "entry": self.entry}
-        for name in ("args", "context", "limits", "walls", "hook"):
+        for name in ("args", "context", "limits", "walls", "hook", "injected"):
             value = getattr(self, name)
             if value is not None:
                 message[name] = value

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from runtime._schema.docstrings import DocInfo, read_docstring
 from runtime._schema.fields import FieldInfo, apply_field
+from runtime._schema.injected import injected_kind
 from runtime._schema.scope import Scope
 from runtime._schema.typehints import TypeTranslator
 from sandbox.common.diagnostics import Diagnostic
@@ -31,6 +32,8 @@ class ToolSpec:
     returns: dict[str, Any] | None
     diagnostics: list[Diagnostic]
     lineno: int
+    injected: dict[str, str] = field(default_factory=dict)
+    """Parameters the framework fills (name -> kind, ``injected.injected_kind``), not in the schema."""
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -64,7 +67,8 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
                 "docstring",
             )
         )
-    parameters = _parameters(function, doc, translator)
+    injected = _injected(function, scope)
+    parameters = _parameters(function, doc, translator, injected)
     diagnostics.extend(_documented_unknown(function, doc, doc_node))
     returns = _returns(function, scope, doc, diagnostics)
     diagnostics.extend(translator.diagnostics)
@@ -78,7 +82,19 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
         returns=returns,
         diagnostics=sorted(diagnostics, key=lambda d: (d.line, d.col)),
         lineno=function.lineno,
+        injected=injected,
     )
+
+
+def _injected(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> dict[str, str]:
+    """The parameters a framework fills: the first context-typed one of each kind."""
+    found: dict[str, str] = {}
+    arguments = function.args
+    for argument in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
+        kind = injected_kind(argument, scope)
+        if kind is not None and kind not in found.values():
+            found[argument.arg] = kind
+    return found
 
 
 def _entry_function(scope: Scope, name: str | None) -> ast.FunctionDef | ast.AsyncFunctionDef:
@@ -107,7 +123,10 @@ def _name_diagnostics(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[
 
 
 def _parameters(
-    function: ast.FunctionDef | ast.AsyncFunctionDef, doc: DocInfo, translator: TypeTranslator
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    doc: DocInfo,
+    translator: TypeTranslator,
+    injected: dict[str, str],
 ) -> dict[str, Any]:
     arguments = function.args
     properties: dict[str, Any] = {}
@@ -129,6 +148,8 @@ def _parameters(
     if arguments.kwarg is not None:
         pairs.append((arguments.kwarg, None, "**"))
     for argument, default, star in pairs:
+        if argument.arg in injected:
+            continue
         schema, info = (
             translator.translate_member(argument.annotation) if argument.annotation else ({}, FieldInfo())
         )

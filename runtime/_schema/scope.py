@@ -43,6 +43,7 @@ class Scope:
                 scope.functions.append(node)
             elif isinstance(node, ast.ClassDef):
                 scope.classes[node.name] = node
+                scope._add_nested(node, node.name)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -64,6 +65,14 @@ class Scope:
                 statement: Any = node
                 scope.aliases[statement.name.id] = statement.value
         return scope
+
+    def _add_nested(self, outer: ast.ClassDef, prefix: str) -> None:
+        """Classes defined in a class body, by dotted name and (as the body itself names them) bare."""
+        for inner in outer.body:
+            if isinstance(inner, ast.ClassDef):
+                self.classes[f"{prefix}.{inner.name}"] = inner
+                self.classes.setdefault(inner.name, inner)
+                self._add_nested(inner, f"{prefix}.{inner.name}")
 
     def qualname(self, node: ast.expr) -> str | None:
         """``typing.List`` for ``List``, ``t.List`` or ``typing.List``; None for other expressions."""

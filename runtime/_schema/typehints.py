@@ -116,7 +116,9 @@ class TypeTranslator:
         if isinstance(meta, ast.Constant) and isinstance(meta.value, str):
             info.description = meta.value
         elif isinstance(meta, ast.Call) and self.scope.is_field_call(meta):
-            info.merge(self._field_call(meta), with_default=False)
+            found = self._field_call(meta)
+            # Annotated[int, Field(default=3)] is optional, as pydantic makes it (a default written after wins)
+            info.merge(found, with_default=found.default is not MISSING or found.has_factory)
 
     def read_value(self, value: ast.expr, info: FieldInfo) -> None:
         """Merge what a default says (a literal or a ``Field(...)`` call) into ``info``."""
@@ -222,11 +224,12 @@ class TypeTranslator:
             schema["propertyNames"] = key
         return schema
 
-    def _class_ref(self, name: str, node: ast.expr) -> dict[str, Any] | None:
+    def _class_ref(self, dotted: str, node: ast.expr) -> dict[str, Any] | None:
+        name = self.scope.classes[dotted].name  # a nested class's $defs key is its own name, as pydantic's
         if name not in self.defs:
             placeholder: dict[str, Any] = {}
             self.defs[name] = placeholder
-            schema = class_schema(self.scope.classes[name], self)
+            schema = class_schema(self.scope.classes[dotted], self)
             if schema is None:
                 del self.defs[name]
                 return self._untranslatable(

@@ -7,13 +7,19 @@ becomes a structured error whose line is the tool's own, never a host path.
 
 The result must be JSON: dicts, lists, tuples (sent as lists), strings, numbers, booleans and
 None as they are; the CES classes (``Part``, ``LlmResponse``, ...) as their JSON shape without
-None fields; other pydantic models through ``model_dump(mode="json")``; sets as sorted lists;
+None fields; other pydantic models, dataclasses and enums as pydantic serializes them
+(``pydantic_core.to_jsonable_python``: by alias, nested values too); sets as sorted lists;
 dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
+
+The entry is called as the frameworks call it (``sandbox.bridges.framework_call``): model-typed
+arguments validated, ``Field`` defaults filled, the parameters the job names as injected filled.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import enum
 import inspect
 import json
 import os
@@ -33,6 +39,7 @@ from sandbox.bridges.ces_context import (
     settle,
     uses_model_classes,
 )
+from sandbox.bridges.framework_call import injected_values, typed_arguments
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.common import errors
 from sandbox.common.errors import (
@@ -217,7 +224,10 @@ def _call_entry(
     if call is not None:
         result = function(*call.arguments)
     else:
-        positional, keywords = bind_arguments(function, job.args or {})
+        injected_names = job.injected or {}
+        args = typed_arguments(function, job.args or {}, injected_names)
+        positional, keywords = bind_arguments(function, args)
+        keywords.update(injected_values(injected_names, function, context))
         result = function(*positional, **keywords)
     if inspect.iscoroutine(result):
         result = run_coroutine(result)
@@ -328,9 +338,14 @@ def jsonable(value: object) -> Any:
     """The JSON form of what a result may hold besides JSON types (the module docstring lists them)."""
     if is_ces_model(value):
         return value.to_json()
-    pydantic = sys.modules.get("pydantic")  # not loaded: no model to meet
-    if pydantic is not None and isinstance(value, pydantic.BaseModel):
-        return value.model_dump(mode="json")
+    core = sys.modules.get("pydantic_core")  # not loaded: no model to meet
+    if core is not None and (
+        _is_model(value) or dataclasses.is_dataclass(value) or isinstance(value, enum.Enum)
+    ):
+        # as pydantic serializes them (MCP and ADK do so): by alias, nested dataclasses and datetimes too
+        return core.to_jsonable_python(value)
+    if isinstance(value, enum.Enum):
+        return value.value
     if isinstance(value, set | frozenset):
         try:
             return sorted(value)
@@ -339,6 +354,11 @@ def jsonable(value: object) -> Any:
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
     raise TypeError(f"a {type(value).__name__} is not JSON")
+
+
+def _is_model(value: object) -> bool:
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(value, pydantic.BaseModel)
 
 
 _RESULT_ENCODER = json.JSONEncoder(default=jsonable, allow_nan=False, ensure_ascii=False)
