@@ -29,6 +29,7 @@ from sandbox.common.errors import (
     ToolpenError,
 )
 from sandbox.common.limits import Limits
+from sandbox.common.state_delta import check_value_sizes
 from sandbox.common.walls import WallsMode
 from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
@@ -225,7 +226,7 @@ class Executor:
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
         reply = self.pool.run(replace(call, context=snapshot, walls=self.walls), limits, answer)
-        return within_state_limit(reply, snapshot.get("state") or {}, limits.state_size)
+        return within_state_limit(reply, snapshot.get("state") or {}, limits)
 
     def _answer_rpc(
         self,
@@ -263,18 +264,24 @@ class Executor:
         return {"output": outcome.output, "state_delta": outcome.state_delta.to_dict()}
 
 
-def within_state_limit(reply: Done, state: dict[str, Any], limit: int) -> Done:
-    """``reply``, or ``output_too_large`` when the state its delta leaves is over ``limit`` bytes of JSON.
+def within_state_limit(reply: Done, state: dict[str, Any], limits: Limits) -> Done:
+    """``reply``, or ``output_too_large`` when a value its delta sets is over
+    ``limits.state_value_size`` bytes of JSON (naming the key) or the state it leaves over
+    ``limits.state_size``.
 
     The worker checks this too, but the host does not take a worker's word for it: tool code that
     got past the language wall (or runs under ``walls="process"``) can make the worker say anything.
     """
     if reply.error is not None or not reply.state_delta:
         return reply
+    try:
+        check_value_sizes(reply.state_delta.set, limits.state_value_size)
+    except OutputTooLarge as too_large:
+        return Done(error=too_large, logs=reply.logs)
     size = len(json.dumps(reply.state_delta.apply_to(state), ensure_ascii=False).encode())
-    if size <= limit:
+    if size <= limits.state_size:
         return reply
-    error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
+    error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limits.state_size}")
     return Done(error=error, logs=reply.logs)
 
 

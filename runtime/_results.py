@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from runtime._state import StateDelta, without_temp_keys
+from runtime._state import StateDelta
 from sandbox.common.errors import ToolpenError, error_from_dict
 
 if TYPE_CHECKING:
@@ -49,14 +49,18 @@ class ToolResult:
         return data
 
     def stored(self) -> dict[str, Any]:
-        """What a call record keeps, so a retry can answer without running: the state too, as
-        the call left it (``temp:`` keys are never stored)."""
-        return {**self.to_dict(), "state": without_temp_keys(self.state)}
+        """What a call record keeps, so a retry can answer without running: the result and the
+        delta, never the whole state (a call's record costs what it changed, not what the
+        session holds; ``temp:`` keys are never stored)."""
+        data = self.to_dict()
+        del data["state"]
+        data["state_delta"] = StateDelta.from_dict(self.state_delta).without_temp().to_dict()
+        return data
 
     @classmethod
     def from_record(cls, record: CallRecord, state: dict[str, Any]) -> ToolResult:
-        """The stored result of an earlier run, replayed with the state the call left; ``state``
-        (the session's current one) only for records that kept none."""
+        """The stored result of an earlier run, replayed with ``state``, the session's current
+        one (a record of an earlier release may still hold the state the call left: then that)."""
         data = record.result or {}
         error = data.get("error")
         return cls(

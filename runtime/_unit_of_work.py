@@ -82,10 +82,11 @@ class UnitOfWork:
             return self._run_ephemeral(plan, self._invocation(plan))
         try:
             with self._locks(plan, plan.shared_scopes):
+                invocation = self._invocation(plan)  # loading the session is the call's time too
                 begun = self._begin(plan)
                 if isinstance(begun, ToolResult):
                     return begun
-                return self._run_and_commit(plan, begun, self._invocation(plan))
+                return self._run_and_commit(plan, begun, invocation)
         except ToolpenError as error:
             return _failed(plan, error)
 
@@ -108,9 +109,10 @@ class UnitOfWork:
         scopes = frozenset().union(*(plan.shared_scopes for plan in plans))
         try:
             with self._locks(first, scopes):
-                begun: list[tuple[int, CallPlan, dict[str, Any]]] = []
+                begun: list[tuple[int, CallPlan, dict[str, Any], Invocation]] = []
                 session: Session | None = None
                 for index, plan in enumerate(plans):
+                    invocation = self._invocation(plan)
                     try:
                         started = self._begin(plan)
                     except ToolpenError as error:
@@ -120,13 +122,13 @@ class UnitOfWork:
                         results[index] = started
                     else:
                         session = started
-                        begun.append((index, plan, self._session_snapshot(plan, started)))
+                        begun.append((index, plan, self._session_snapshot(plan, started), invocation))
                 outcomes = _concurrently(
-                    [partial(plan.steps, snapshot, self._invocation(plan)) for _, plan, snapshot in begun]
+                    [partial(plan.steps, snapshot, invocation) for _, plan, snapshot, invocation in begun]
                 )
-                for (index, plan, snapshot), outcome in zip(begun, outcomes, strict=True):
+                for (index, plan, snapshot, invocation), outcome in zip(begun, outcomes, strict=True):
                     assert session is not None
-                    result = self._conclude(plan, session, snapshot, outcome)
+                    result = self._conclude(plan, session, snapshot, outcome, invocation.deadline)
                     if result.success:  # the next commit applies to the state this one left
                         session = session.model_copy(update={"state": result.state})
                     results[index] = result
@@ -246,7 +248,7 @@ class UnitOfWork:
 
     def _run_and_commit(self, plan: CallPlan, session: Session, invocation: Invocation) -> ToolResult:
         snapshot = self._session_snapshot(plan, session)
-        return self._conclude(plan, session, snapshot, plan.steps(snapshot, invocation))
+        return self._conclude(plan, session, snapshot, plan.steps(snapshot, invocation), invocation.deadline)
 
     def _session_snapshot(self, plan: CallPlan, session: Session) -> dict[str, Any]:
         """The snapshot of a session call: the session's state plus the context's ``temp:`` keys."""
@@ -255,15 +257,28 @@ class UnitOfWork:
         return self._snapshot(plan, {**session.state, **temp}, session.id)
 
     def _conclude(
-        self, plan: CallPlan, session: Session, snapshot: dict[str, Any], outcome: Outcome
+        self,
+        plan: CallPlan,
+        session: Session,
+        snapshot: dict[str, Any],
+        outcome: Outcome,
+        deadline: float | None = None,
     ) -> ToolResult:
-        """Under the locks: store the call's failure, or commit its delta onto ``session``'s state and its events."""
+        """Under the locks: store the call's failure, or commit its delta onto ``session``'s state
+        and its events; a call whose ``deadline`` (``time.monotonic()``) passed before its commit
+        fails with ``timeout`` and stores nothing but its failure (a detached call has none: it
+        commits when it ends, after the session's other calls)."""
         result = _result(outcome, session.state, plan.call_id, session.id)
         if not outcome.success:
             self.store.fail_call(session.id, plan.call_id, result.stored())
             return result
         new_events = self._events(plan, outcome, snapshot["agent_name"], snapshot["invocation_id"])
         try:
+            if deadline is not None and time.monotonic() > deadline:
+                raise Timeout(
+                    f"the call ran out of its {plan.wall_time:g}s wall time before its changes were "
+                    "stored (the host's loading, checks and commit count too); nothing was stored"
+                )
             self._commit(plan, session, outcome, new_events, result.stored())
         except ToolpenError as error:
             failed = ToolResult(

@@ -23,6 +23,7 @@ class Limits:
     output: int = 64 * 1024
     result_size: int = 4 * MiB
     state_size: int = 4 * MiB  # the session state a call leaves behind, as JSON; also caps each RPC
+    state_value_size: int = 4 * MiB  # each value a call sets in the state, as JSON
     recursion: int = 200
     open_files: int = 64
 

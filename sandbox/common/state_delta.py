@@ -22,7 +22,7 @@ from functools import cached_property
 from itertools import chain, repeat
 from typing import Any
 
-from sandbox.common.errors import InvalidState
+from sandbox.common.errors import InvalidState, OutputTooLarge
 
 
 class Scope(StrEnum):
@@ -149,6 +149,20 @@ class StateDelta:
             for key, value in self.set.items():
                 encode_json(value, f"state key {key!r}")
             raise
+
+
+def check_value_sizes(values: dict[str, Any], limit: int) -> None:
+    """Raise ``OutputTooLarge`` naming the first key whose value is over ``limit`` bytes of JSON
+    (``limits.state_value_size``); only the values set are encoded, not the whole state."""
+    for key, value in values.items():
+        if isinstance(value, str) and len(value) * 4 + 2 <= limit:
+            continue  # a short string cannot be over it, whatever its characters
+        size = len(json.dumps(value, ensure_ascii=False, default=str).encode())
+        if size > limit:
+            raise OutputTooLarge(
+                f"state key {key!r} would hold {size} bytes of JSON, over the limit of {limit} per value "
+                "(limits.state_value_size): keep bulk data out of the state"
+            )
 
 
 NO_CHANGE = StateDelta()

@@ -52,7 +52,7 @@ from sandbox.common.errors import (
     error_from_dict,
 )
 from sandbox.common.limits import Limits, MiB
-from sandbox.common.state_delta import StateDelta
+from sandbox.common.state_delta import StateDelta, check_value_sizes
 from sandbox.language.arming import arm_checks, end_import_exemption
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
@@ -132,7 +132,7 @@ def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing:
         result = _call_entry(job, context, bounded, output, written_back, start, single_use=not reuse)
         output_text = _result_text(result, limits.result_size)
         output_value = json.loads(output_text)
-        delta = _checked_delta(context, limits.state_size)
+        delta = _checked_delta(context, limits)
         hook_values = json.loads(_result_text(written_back, limits.result_size)) if written_back else {}
         done = Done(
             output_value,
@@ -291,8 +291,9 @@ def run_coroutine(coroutine: Coroutine[Any, Any, Any]) -> Any:
     )
 
 
-def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
-    """The state delta, unless the state it leaves is over ``limit`` bytes of JSON.
+def _checked_delta(context: Context, limits: Limits) -> dict[str, Any]:
+    """The state delta, unless a value it sets is over ``limits.state_value_size`` bytes of JSON
+    or the state it leaves over ``limits.state_size``.
 
     Without this a tool could hand the host (which parses, stores and ships it to every later
     call of the session) tens of megabytes of state per call. The size is that of the state the
@@ -300,10 +301,13 @@ def _checked_delta(context: Context, limit: int) -> dict[str, Any]:
     read (and the host checks again).
     """
     delta = state_delta(context.state)
+    check_value_sizes(delta["set"], limits.state_value_size)
     if delta["set"] or delta["deleted"]:
         size = len(json.dumps(state_after(context.state, delta), ensure_ascii=False).encode())
-        if size > limit:
-            raise OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limit}")
+        if size > limits.state_size:
+            raise OutputTooLarge(
+                f"the session state would be {size} bytes, over the limit of {limits.state_size}"
+            )
     return delta
 
 

@@ -91,10 +91,12 @@ def test_dot_ids_are_refused(url: str, name: str) -> None:
     assert error_of(response, 400)["kind"] == "bad_request"
 
 
-def test_a_replay_answers_the_state_its_call_left(url: str) -> None:
+def test_a_replay_answers_the_delta_its_call_made_and_the_current_state(url: str) -> None:
+    """A call's record keeps its result and delta, not the state it left (issue 36)."""
     first = call(url, KEY_A, "replay-state", "add", {"n": 1}, call_id="one").json()
     assert first["state"]["count"] == 1
     call(url, KEY_A, "replay-state", "add", {"n": 10}, call_id="two")
     again = call(url, KEY_A, "replay-state", "add", {"n": 1}, call_id="one").json()
     assert again["replayed"] is True
-    assert again["state"] == first["state"]
+    assert again["output"] == first["output"] and again["state_delta"] == first["state_delta"]
+    assert again["state"]["count"] == 11
