@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from sandbox.bridges.ces_names import MODEL_CLASS_NAMES
-from sandbox.bridges.proxies import Context, StatusError, Tools
+from sandbox.bridges.proxies import Context, State, StatusError, Tools
 from sandbox.bridges.requests_proxy import make_ces_requests
 from sandbox.common.errors import InvalidSource
 from sandbox.common.parsing import parse_source
@@ -82,17 +82,83 @@ _SNAPSHOT_USER_CONTENT = Context.__dict__["user_content"]
 """The plain context's ``user_content`` slot: the snapshot's JSON, converted only when read."""
 _UNREAD = object()
 
+SESSION_FIELDS: dict[str, Any] = {
+    "streaming_stage": None,
+    "language_code": "",
+    "project_id": "",
+    "project_number": 0,
+    "location": "",
+    "app_id": "",
+    "turn_index": 0,
+}
+"""The context's fields beyond the plain one's, with their values when not given (cxas-scrapi's
+``CallbackContext``: the runtime reference's readable part does not list them)."""
+_GIVEN_FIELDS = frozenset({*Context.__slots__, *SESSION_FIELDS, "actions", "variables"})
+"""The keywords a context built from plain values takes, and the attributes it lets code set."""
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+_ALIASES = {_camel(name): name for name in _GIVEN_FIELDS if "_" in name}
+"""``userContent=`` for ``user_content=`` and so on, as scrapi's pydantic copy accepts."""
+
+
+def _snapshot_of(values: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot a context built from keywords stands for (``state``/``variables`` one mapping)."""
+    given = {_ALIASES.get(key, key): value for key, value in values.items()}
+    unknown = sorted(set(given) - _GIVEN_FIELDS)
+    if unknown:
+        raise TypeError(
+            f"CallbackContext() got unexpected keyword(s) {', '.join(unknown)}; it takes "
+            f"{', '.join(sorted(_GIVEN_FIELDS))}"
+        )
+    if "variables" in given:
+        if "state" in given:
+            raise TypeError("CallbackContext() takes state= or variables= (one mapping), not both")
+        given["state"] = given.pop("variables")
+    return {"invocation_id": "", "agent_name": "", "session_id": "", "events": [], **given}
+
 
 class CallbackContext(Context):
     """The CES context: identifiers, ``user_content`` (a :class:`Content`), ``events``, ``state``.
 
     ``variables`` is the same mapping as ``state``. Writes go to the session like a tool's.
+
+    Two ways to build one: the worker's ``CallbackContext(snapshot, rpc)`` (the call's context,
+    read-only but for its state), and a test's ``CallbackContext(state={...}, user_content=...,
+    events=[...], ...)`` from plain values, as cxas-scrapi's copy is built; such a context is
+    the test's own, and its fields may be set (``ctx.user_content = Content(...)``).
     """
 
-    __slots__ = ("variables", "_ces_events", "_ces_user_content", "_host")
+    __slots__ = (
+        "variables",
+        "_ces_events",
+        "_ces_user_content",
+        "_host",
+        "_actions",
+        "_own",
+        *SESSION_FIELDS,
+    )
     variables: Any
+    streaming_stage: str | None
+    language_code: str
+    project_id: str
+    project_number: int
+    location: str
+    app_id: str
+    turn_index: int
 
-    def __init__(self, snapshot: dict[str, Any], rpc: Rpc | None = None) -> None:
+    def __init__(
+        self, snapshot: dict[str, Any] | None = None, rpc: Rpc | None = None, /, **values: Any
+    ) -> None:
+        if snapshot is not None and values:
+            raise TypeError("CallbackContext() takes a snapshot or keyword values, not both")
+        own = snapshot is None
+        if snapshot is None:
+            snapshot = _snapshot_of(values)
         super().__init__(snapshot)
         set_slot = object.__setattr__
         set_slot(self, "variables", self.state)
@@ -100,6 +166,31 @@ class CallbackContext(Context):
         set_slot(self, "_ces_events", None)
         # a session call's snapshot has no events: they are asked from the host on first use
         set_slot(self, "_host", None if "events" in snapshot else rpc)
+        set_slot(self, "_actions", snapshot.get("actions"))
+        set_slot(self, "_own", own)
+        for name, default in SESSION_FIELDS.items():
+            set_slot(self, name, snapshot.get(name, default))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not object.__getattribute__(self, "_own") or name not in _GIVEN_FIELDS:
+            super().__setattr__(name, value)  # raises: the call's context is read-only
+        elif name in ("state", "variables"):
+            state = State(dict(value))
+            object.__setattr__(self, "state", state)
+            object.__setattr__(self, "variables", state)
+        elif name == "actions":
+            object.__setattr__(self, "_actions", value)
+        else:
+            object.__setattr__(self, name, value)
+
+    @property
+    def actions(self) -> Any:
+        """The ``EventActions`` of the current event (an empty one unless given)."""
+        actions = object.__getattribute__(self, "_actions")
+        if not is_ces_model(actions):
+            actions = _as_model("EventActions", actions if actions is not None else {})
+            object.__setattr__(self, "_actions", actions)
+        return actions
 
     @property  # type: ignore[override]
     def user_content(self) -> Any:
@@ -113,8 +204,9 @@ class CallbackContext(Context):
 
     @user_content.setter
     def user_content(self, raw: Any) -> None:
-        # only the plain context's __init__ sets it (tool code meets Context.__setattr__ first)
+        # the plain context's __init__ sets it, and a test on a context of its own
         _SNAPSHOT_USER_CONTENT.__set__(self, raw)
+        object.__setattr__(self, "_ces_user_content", _UNREAD)
 
     @property  # type: ignore[override]
     def events(self) -> list[Any]:
@@ -130,8 +222,9 @@ class CallbackContext(Context):
 
     @events.setter
     def events(self, raw: Any) -> None:
-        # only the plain context's __init__ sets it (tool code meets Context.__setattr__ first)
+        # the plain context's __init__ sets it, and a test on a context of its own
         _SNAPSHOT_EVENTS.__set__(self, raw)
+        object.__setattr__(self, "_ces_events", None)
 
     def get_variable(self, key: str, default: Any = None) -> Any:
         """The value of a session variable, or ``default``."""
@@ -142,9 +235,9 @@ class CallbackContext(Context):
         self.state[key] = value
 
     def remove_variable(self, key: str) -> None:
-        """Remove a session variable; removing one that is not set does nothing."""
-        if key in self.state:
-            del self.state[key]
+        """Remove a session variable; ``KeyError`` when it is not set (``del`` of the key, as
+        cxas-scrapi's copy of the runtime does: the reference does not say)."""
+        del self.state[key]
 
     def get_last_user_input(self) -> list[Part]:
         """All parts of the last run of consecutive user events; ``user_content``'s parts when none."""

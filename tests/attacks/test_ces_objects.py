@@ -34,6 +34,11 @@ ATTACKS = [
     ("construct-private-keyword", "return Part.model_construct(_fields_set=set())", PolicyViolation),
     ("state-slot", "return context.__slots__", PolicyViolation),
     ("context-write", "context.state = {}\nreturn 1", AttributeError),
+    ("context-write-session-field", 'context.app_id = "x"\nreturn 1', AttributeError),
+    # a context the tool builds of its own is writable, but only in its public fields
+    ("own-context-private", "return CallbackContext(state={})._host", PolicyViolation),
+    ("own-context-own-flag", "c = CallbackContext(state={})\nc._own = False\nreturn c", PolicyViolation),
+    ("own-context-other-field", "c = CallbackContext(state={})\nc.rpc = print\nreturn c", AttributeError),
 ]
 
 
@@ -65,3 +70,15 @@ def tool():
 """
     result, _ = run_tool(source, injected=globals_for_one_call())
     assert result == [["refund"], "hello!", b"YWJj", "1", "2", {"a": "1", "b": "2"}]
+
+
+def test_a_tool_may_build_a_context_of_its_own_from_plain_values() -> None:
+    source = """
+def tool():
+    own = ToolContext(state={"k": "v"}, turn_index=2)
+    own.user_content = Content(role="user", parts=[Part.from_text("hi")])
+    own.remove_variable("k")
+    return [own.turn_index, own.user_content.parts[0].text, dict(own.state), context.get_variable("a")]
+"""
+    result, _ = run_tool(source, injected=globals_for_one_call())
+    assert result == [2, "hi", {}, "1"]
