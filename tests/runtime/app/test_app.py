@@ -446,3 +446,49 @@ def test_a_golden_replays_its_tool_steps_and_skips_the_models(copy: Path) -> Non
         "loyalty_points: expected 150, got None; email: expected '[email]', got None"
     )
     assert failed["updatedVariables"].startswith("customer_profile: expected {")
+
+
+def test_a_resource_given_as_a_terraform_template_is_skipped_with_a_note(copy: Path) -> None:
+    folder = copy / "toolsets/crm_service"
+    (folder / "crm_service.yaml.tftpl").write_text(
+        "displayName: crm_service\nmcpToolset:\n  serverAddress: ${url}\n"
+    )
+    (folder / "crm_service.json").unlink()
+    app = load_app(copy)
+    assert "crm_service" not in app.toolsets
+    assert app.templates == {"toolsets/crm_service": "toolsets/crm_service/crm_service.yaml.tftpl"}
+    found = {(f.path, f.diagnostic.level, f.diagnostic.message) for f in check_app(app)}
+    [template] = [f for f in found if f[0].endswith(".tftpl")]
+    assert template[1] == "warning" and "variables: url" in template[2] and "templatefile()" in template[2]
+    assert (
+        "agents/Loyalty_Desk/Loyalty_Desk.json",
+        "warning",
+        "toolsets: toolset 'crm_service' is only the Terraform template "
+        "toolsets/crm_service/crm_service.yaml.tftpl; render it to check it",
+    ) in found
+
+
+def test_a_tool_named_in_camel_case_runs_with_a_warning(copy: Path) -> None:
+    code = copy / "tools/get_customer/python_function/python_code.py"
+    code.write_text(code.read_text().replace("def get_customer(", "def intent_mapping_getCustomer("))
+    edit_json(copy / "tools/get_customer/get_customer.json", {"displayName": "intent_mapping_getCustomer"})
+    data = json.loads((copy / "tools/get_customer/get_customer.json").read_text())
+    data["pythonFunction"]["name"] = "intent_mapping_getCustomer"
+    (copy / "tools/get_customer/get_customer.json").write_text(json.dumps(data))
+    app = load_app(copy)
+    warnings = [f.diagnostic.message for f in check_app(app) if f.diagnostic.code == "name"]
+    assert len(warnings) == 1 and "snake case" in warnings[0]
+    with app_runtime(app) as rt:
+        result = rt.call("intent_mapping_getCustomer", {"customer_id": "123"}, session_id="camel")
+    assert result.success, result.to_dict()
+
+
+def test_a_session_of_another_app_names_the_way_out(copy: Path) -> None:
+    url = f"sqlite:///{copy.parent / 'sessions.db'}"
+    with app_runtime(load_app(copy), store=url) as rt:
+        assert rt.call("get_customer", {"customer_id": "123"}, session_id="local").success
+    edit_json(copy / "app.json", {"displayName": "Another App"})
+    with app_runtime(load_app(copy), store=url) as rt:
+        result = rt.call("get_customer", {"customer_id": "123"}, session_id="local")
+    assert result.error is not None and result.error.kind == "invalid_arguments"
+    assert "--session NAME" in result.error.message and "--store URL" in result.error.message
