@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from runtime.store._base import session_taken
 from sandbox.common.errors import InvalidArguments
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def prepare_session(rt: Runtime, session_id: str, context: dict[str, Any], *, fr
                 _record(rt, session_id, StateDelta(), [_event(event) for event in given_events])
             return
         if (stored.app_name, stored.user_id) != (rt.app_name, rt.user_id):
-            raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
+            raise session_taken(session_id)
         _check_history(session_id, [_shape(event.to_dict()) for event in stored.events], given_events)
         changed = {
             key: value

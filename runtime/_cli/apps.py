@@ -136,14 +136,22 @@ def schema_command(
     fmt: Annotated[Format, typer.Option("--format", help="The target API's tool format.")] = "openai",
     strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict mode (openai, responses).")] = False,
 ) -> None:
-    """Print every tool definition of the app (Python tools, then each toolset's operations) as a JSON list."""
+    """Print every tool definition of the app (Python tools, then each toolset's operations) as a JSON list.
+
+    A Python tool's description is its docstring, else its file's ``pythonFunction.description``.
+    """
+    from dataclasses import replace
+
     from runtime._openapi_toolset import OpenApiToolset
     from runtime._schema import derive_spec
 
     loaded = _load(app_path)
     definitions = []
     try:
-        specs = [derive_spec(tool.source, tool.entry) for tool in loaded.tools.values()]
+        specs = []
+        for tool in loaded.tools.values():
+            spec = derive_spec(tool.source, tool.entry)
+            specs.append(spec if spec.description else replace(spec, description=tool.description))
         for toolset in loaded.toolsets.values():
             specs += [
                 op.spec for op in OpenApiToolset.from_dict(toolset.display_name, toolset.document).tools
@@ -260,19 +268,36 @@ def unpack_command(
     archive: Annotated[Path, typer.Argument(help="The zip the console exported.")],
     folder: Annotated[Path, typer.Argument(help="Where to lay it out (absent or empty).")],
 ) -> None:
-    """Lay the export out as files to edit and test (each tool's and callback's code is a .py file)."""
+    """Lay the export out as files to edit and test (each tool's and callback's code is a .py file).
+
+    An export that does not load is unpacked all the same (exit 0), with what stops it loading
+    said, so it can be fixed in the folder.
+    """
     from runtime.app import load_app, unpack
     from runtime.app._crosscheck import code_files
 
     try:
         unpack(archive, folder)
-        loaded = load_app(folder)
     except (ToolpenError, OSError) as error:
         typer.echo(f"error: {getattr(error, 'kind', 'os')}: {getattr(error, 'message', error)}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
+    try:
+        loaded = load_app(folder)
+    except ToolpenError as error:
+        typer.echo(f"unpacked into {folder}", err=True)
+        typer.echo(
+            f"warning: the app does not load yet: {error.kind}: {error.message} "
+            f"(fix it in {folder}, then `toolpen app check {folder}`)",
+            err=True,
+        )
+        return
     typer.echo(f"{loaded.name}: unpacked into {folder}")
     for path, _ in code_files(loaded):
         typer.echo(f"  {folder / path}")
+    if loaded.notes:
+        typer.echo(
+            f"{len(loaded.notes)} warning(s) about the export: `toolpen app check {folder}` lists them"
+        )
 
 
 @app_commands.command("pack", epilog=example("toolpen app pack work -o import.zip"))

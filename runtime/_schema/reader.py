@@ -111,15 +111,27 @@ def _entry_function(scope: Scope, name: str | None) -> ast.FunctionDef | ast.Asy
     raise InvalidSource(f"no top-level function named '{name}' (found: {available})", line=1, col=1)
 
 
+SNAKE_CASE_RULE = (
+    "CES's Python tools page: \"the tool's name and the name of the main function to call must be the same, "
+    'in snake case" (pt-BR: "o nome dela e o nome da função principal a ser chamada precisam ser iguais em '
+    'snake case")'
+)
+"""The rule a non-snake_case name breaks. CES runs such a tool (a working export names one
+``intent_mapping_getTagDictionary``), so breaking it is a warning, never a refusal."""
+
+
 def _name_diagnostics(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Diagnostic]:
     name = function.name
-    if TOOL_NAME.match(name) and len(name) <= TOOL_NAME_MAX:
-        return []
     if len(name) > TOOL_NAME_MAX:
         problem = f"is {len(name)} characters long (at most {TOOL_NAME_MAX})"
-    else:
-        problem = "is not snake_case (lowercase letters, digits and '_', starting with a letter)"
-    return [_at(function, "error", f"tool name '{name}' {problem}", "name")]
+        return [_at(function, "error", f"tool name '{name}' {problem}", "name")]
+    if TOOL_NAME.match(name):
+        return []
+    message = (
+        f"tool name '{name}' is not snake_case (lowercase letters, digits and '_', starting with a "
+        f"letter): {SNAKE_CASE_RULE}; it still runs, as on CES"
+    )
+    return [_at(function, "warning", message, "name")]
 
 
 def _parameters(

@@ -9,6 +9,8 @@ whole app shows, read statically:
   name, OpenAPI operations as ``<toolset>_<operationId>``, in snake_case or as written);
 - a golden evaluation's step naming a tool, toolset operation or agent the app lacks (a warning);
 - a code guardrail's callback returning a dict without a literal ``decision`` of OK or TRIGGER;
+- what loading noted (``App.notes``: members the CES API lacks, Terraform templates, an
+  ``$env_var`` without its URL) as warnings;
 - a session variable read (``get_variable("k")``, ``context.state["k"]``, ``.state.get("k")``,
   ``.variables[...]``) that ``variableDeclarations`` does not declare (a warning: a tool of the
   app may set it first).
@@ -64,7 +66,7 @@ def code_files(app: App) -> Iterator[tuple[str, str]]:
 
 def check_app(app: App, *, walls: WallsMode = "all") -> list[Finding]:
     """Every finding, file by file; errors make the app unusable, warnings may not."""
-    findings: list[Finding] = []
+    findings = [_at(note.path, "warning", note.message, note.line) for note in app.notes]
     guards = {callback.code_path for guardrail in app.guardrails.values() for callback in guardrail.callbacks}
     entries = {tool.code_path: tool.entry for tool in app.tools.values()}
     for path, source in dict(code_files(app)).items():
@@ -149,34 +151,77 @@ def _agent_references(app: App) -> list[Finding]:
     findings: list[Finding] = []
     if app.root_agent is not None and app.root_agent not in app.agents:
         findings.append(
-            _at(app.resource_path, "error", f"rootAgent {app.root_agent!r} is no agent of the app")
+            _at(
+                app.resource_path,
+                "error",
+                f"rootAgent {app.root_agent!r} is no agent of the app (CES expects the displayName of an agent in agents/)",
+            )
         )
     for name in app.resource.guardrails:
         if name not in app.guardrails:
             findings.append(
-                _at(app.resource_path, "error", f"guardrails: no guardrail named {name!r} in the app")
+                _at(
+                    app.resource_path,
+                    "error",
+                    f"guardrails: no guardrail named {name!r} in the app (CES expects the displayName of one in guardrails/)",
+                )
             )
     known_tools = {*app.tools, *app.other_tools, *RESERVED_TOOL_NAMES}
     for agent in app.agents.values():
         resource, path = agent.resource, agent.resource_path
         for name in resource.guardrails:
             if name not in app.guardrails:
-                findings.append(_at(path, "error", f"guardrails: no guardrail named {name!r} in the app"))
+                findings.append(
+                    _at(
+                        path,
+                        "error",
+                        f"guardrails: no guardrail named {name!r} in the app (CES expects the displayName of one in guardrails/)",
+                    )
+                )
         for name in resource.tools:
             if name not in known_tools:
-                findings.append(_at(path, "error", f"tools: no tool named {name!r} in the app"))
+                findings.append(
+                    _at(
+                        path,
+                        "error",
+                        f"tools: no tool named {name!r} in the app (CES expects the displayName of a tool in tools/, or a system tool)",
+                    )
+                )
         for child in resource.child_agents:
             if child not in app.agents:
-                findings.append(_at(path, "error", f"childAgents: no agent named {child!r} in the app"))
+                findings.append(
+                    _at(
+                        path,
+                        "error",
+                        f"childAgents: no agent named {child!r} in the app (CES expects the displayName of an agent in agents/)",
+                    )
+                )
         for use in resource.toolsets:
             toolset = app.toolsets.get(use.toolset)
+            if use.toolset in app.other_toolsets:
+                continue
             if toolset is None:
-                findings.append(_at(path, "error", f"toolsets: no toolset named {use.toolset!r} in the app"))
+                findings.append(_missing_toolset(app, path, use.toolset))
                 continue
             for missing in sorted(set(use.tool_ids) - operation_ids(toolset.document)):
                 message = f"toolsets: toolset {use.toolset!r} has no operation {missing!r}"
                 findings.append(_at(path, "error", message))
     return findings
+
+
+def _missing_toolset(app: App, path: str, name: str) -> Finding:
+    """An agent's toolset that is not in the app: a warning when a Terraform template holds it."""
+    template = app.templates.get(f"toolsets/{name}")
+    if template is not None:
+        message = (
+            f"toolsets: toolset {name!r} is only the Terraform template {template}; render it to check it"
+        )
+        return _at(path, "warning", message)
+    return _at(
+        path,
+        "error",
+        f"toolsets: no toolset named {name!r} in the app (CES expects toolsets/{name}/{name}.json|yaml)",
+    )
 
 
 def _evaluation_references(app: App, callable_names: set[str]) -> list[Finding]:

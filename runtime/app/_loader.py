@@ -4,7 +4,11 @@ Layout (paths relative to the app's root folder; references between resources by
 ``app.json|yaml``, ``environment.json``, ``agents/<A>/<A>.json|yaml``, ``tools/<T>/<T>.json|yaml``,
 ``toolsets/<S>/<S>.json|yaml``, ``guardrails/<G>/<G>.json|yaml``, ``evaluations/<E>/<E>.json|yaml``; code and texts in the files the resources name. Nothing runs here:
 the tools and callbacks are source text for ``runtime.app._register`` and ``runtime.app._crosscheck``.
-Every problem is ``InvalidApp`` (the file and the member) or ``BadArchive``.
+What stops the app loading is ``InvalidApp`` (the file, the member and what CES expects) or
+``BadArchive``; what does not is an ``App.notes`` item, a warning of ``app check``: a member the
+CES API's message lacks (``runtime.app._members``), a resource given only as a Terraform
+template (``<X>.json.tftpl``: CES imports the file ``templatefile()`` renders from it, so the
+resource is skipped until it is rendered), an ``$env_var`` without its URL.
 """
 
 from __future__ import annotations
@@ -22,12 +26,14 @@ from pydantic.alias_generators import to_camel
 
 from runtime._execution import CES_TIMEOUTS, ExecutionType, ces_timeout, parse_execution_type
 from runtime.app._archive import ArchiveLimits, read_archive
-from runtime.app._environment import apply_environment
+from runtime.app._environment import apply_environment, missing_url
+from runtime.app._members import LoadNote, unknown_members
 from runtime.app._models import (
     AgentResource,
     AppResource,
     EvaluationResource,
     GuardrailResource,
+    Message,
     ToolResource,
     ToolsetResource,
 )
@@ -37,6 +43,11 @@ APP_FILES = ("app.json", "app.yaml", "app.yml")
 WORK_FOLDER = ".toolpen"
 """Inside an unpacked app: what ``toolpen app unpack`` keeps for ``pack`` (never part of the app)."""
 PATH_LIKE = re.compile(r"^[\w./ -]+\.(py|txt|ya?ml|json)$")
+RESOURCE_SUFFIXES = (".json", ".yaml", ".yml")
+TEMPLATE_SUFFIX = ".tftpl"
+"""A Terraform template: Terraform's ``templatefile()`` renders ``X.json.tftpl`` into ``X.json``
+before the app is imported (Google's fsi-gecx-bundle, ``deployment/terraform/gecx.tf``)."""
+_TEMPLATE_VARIABLE = re.compile(r"\$\{([^}]+)\}")
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -56,6 +67,8 @@ class AppTool:
     fake_source: str | None = None
     fake_path: str | None = None
     fake_enabled: bool = False
+    description: str = ""
+    """``pythonFunction.description``: what CES showed the model (its docstring, as the console writes it)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +138,12 @@ class App:
     environment: dict[str, Any] = field(default_factory=dict)
     guardrails: dict[str, AppGuardrail] = field(default_factory=dict)
     evaluations: dict[str, AppEvaluation] = field(default_factory=dict)
+    other_toolsets: dict[str, str] = field(default_factory=dict)
+    """Toolsets toolpen does not run (MCP, connectors): display name -> resource path."""
+    templates: dict[str, str] = field(default_factory=dict)
+    """Resources given only as a Terraform template: ``<folder>/<X>`` -> the template's path."""
+    notes: list[LoadNote] = field(default_factory=list)
+    """What does not stop the app loading but CES would see otherwise: warnings, file by file."""
 
     @property
     def name(self) -> str:
@@ -147,7 +166,10 @@ class App:
         wanted = name or self.root_agent
         if wanted is None or wanted not in self.agents:
             known = ", ".join(sorted(self.agents)) or "none"
-            raise InvalidApp(f"no agent named {wanted!r} in the app (agents: {known})")
+            raise InvalidApp(
+                f"no agent named {wanted!r} in the app (agents: {known}); {self.resource_path}: rootAgent "
+                "or --agent names an agent by its displayName"
+            )
         return self.agents[wanted]
 
 
@@ -200,56 +222,113 @@ def app_from_files(root: str, files: dict[str, bytes]) -> App:
     """An ``App`` from its files (paths relative to its root folder)."""
     app_path = next((name for name in APP_FILES if name in files), None)
     if app_path is None:
-        raise InvalidApp(f"no app.json or app.yaml in the app's root folder {root!r}")
-    resource = parse_resource(files, app_path, AppResource)
+        raise InvalidApp(
+            f"no app.json or app.yaml in the app's root folder {root!r} "
+            "(CES exports <App>/app.json|yaml beside agents/, tools/, ...)"
+        )
+    notes: list[LoadNote] = []
+    templates: dict[str, str] = {}
+    resource = parse_resource(files, app_path, AppResource, notes)
     if resource.global_instruction:
         resolve_text(files, resource.global_instruction, f"{app_path}: globalInstruction")
     environment = _environment(files)
     agents: dict[str, AppAgent] = {}
-    for path in _resource_paths(files, "agents"):
-        agent = _agent(files, path)
+    for path in _resource_paths(files, "agents", templates):
+        agent = _agent(files, path, notes)
         if agent.display_name in agents:
-            raise InvalidApp(f"{path}: a second agent named {agent.display_name!r}")
+            raise InvalidApp(
+                f"{path}: a second agent named {agent.display_name!r} (CES names agents uniquely)"
+            )
         agents[agent.display_name] = agent
     tools: dict[str, AppTool] = {}
     other_tools: dict[str, str] = {}
-    for path in _resource_paths(files, "tools"):
-        tool = _tool(files, path)
+    for path in _resource_paths(files, "tools", templates):
+        tool = _tool(files, path, notes)
         if isinstance(tool, AppTool):
             tools[tool.display_name] = tool
         else:
             other_tools[tool] = path
     toolsets: dict[str, AppToolset] = {}
-    for path in _resource_paths(files, "toolsets"):
-        toolset = _toolset(files, path, environment)
-        if toolset is not None:
+    other_toolsets: dict[str, str] = {}
+    for path in _resource_paths(files, "toolsets", templates):
+        toolset = _toolset(files, path, environment, notes)
+        if isinstance(toolset, AppToolset):
             toolsets[toolset.display_name] = toolset
-    guardrails = _named(files, "guardrails", _guardrail)
-    evaluations = _named(files, "evaluations", _evaluation)
+        else:
+            other_toolsets[toolset] = path
+    guardrails = _named(files, "guardrails", _guardrail, templates, notes)
+    evaluations = _named(files, "evaluations", _evaluation, templates, notes)
+    notes += [_template_note(files, path) for path in sorted(files) if path.endswith(TEMPLATE_SUFFIX)]
     return App(
-        root, app_path, resource, agents, tools, toolsets, other_tools, environment, guardrails, evaluations
+        root,
+        app_path,
+        resource,
+        agents,
+        tools,
+        toolsets,
+        other_tools,
+        environment,
+        guardrails,
+        evaluations,
+        other_toolsets,
+        templates,
+        sorted(notes, key=lambda note: (note.path, note.line)),
     )
 
 
-def _resource_paths(files: dict[str, bytes], folder: str) -> list[str]:
-    """``<folder>/<X>/<X>.json|yaml`` for each resource folder ``X``; a folder without one is an error."""
+def _resource_paths(files: dict[str, bytes], folder: str, templates: dict[str, str]) -> list[str]:
+    """``<folder>/<X>/<X>.json|yaml`` for each resource folder ``X``; a folder holding only its
+    Terraform template (``<X>.yaml.tftpl``) goes to ``templates``; a folder without either is an error."""
     found: dict[str, str] = {}
     folders: set[str] = set()
     for name in files:
         parts = PurePosixPath(name).parts
         if len(parts) >= 3 and parts[0] == folder:
             folders.add(parts[1])
-        is_resource = len(parts) == 3 and parts[0] == folder and PurePosixPath(parts[2]).stem == parts[1]
-        if is_resource and PurePosixPath(parts[2]).suffix in (".json", ".yaml", ".yml"):
-            found[parts[1]] = name
-    missing = sorted(folders - set(found))
+        if len(parts) != 3 or parts[0] != folder:
+            continue
+        rendered = parts[2].removesuffix(TEMPLATE_SUFFIX)
+        if PurePosixPath(rendered).stem == parts[1] and PurePosixPath(rendered).suffix in RESOURCE_SUFFIXES:
+            if rendered == parts[2]:
+                found[parts[1]] = name
+            else:
+                templates.setdefault(f"{folder}/{parts[1]}", name)
+    for key in found:
+        templates.pop(f"{folder}/{key}", None)
+    missing = sorted(
+        folders - set(found) - {key.split("/")[1] for key in templates if key.startswith(f"{folder}/")}
+    )
     if missing:
-        raise InvalidApp(f"{folder}/{missing[0]}/: no {missing[0]}.json or {missing[0]}.yaml in the folder")
+        raise InvalidApp(
+            f"{folder}/{missing[0]}/: no {missing[0]}.json or {missing[0]}.yaml in the folder "
+            f"(CES expects each resource of {folder}/ in {folder}/<name>/<name>.json|yaml)"
+        )
     return [found[key] for key in sorted(found)]
 
 
-def parse_resource(files: dict[str, bytes], path: str, model: type[Model]) -> Model:
-    """A resource file validated against its model; ``InvalidApp`` names the file and the members."""
+def _template_note(files: dict[str, bytes], path: str) -> LoadNote:
+    """What a Terraform template of the export is, and whether toolpen read the file it renders."""
+    rendered = path.removesuffix(TEMPLATE_SUFFIX)
+    names = sorted(set(_TEMPLATE_VARIABLE.findall(files[path].decode("utf-8", "replace"))))
+    variables = f" (variables: {', '.join(names)})" if names else ""
+    if rendered in files:
+        message = (
+            f"a Terraform template of {rendered}{variables}, which toolpen reads; CES imports {rendered}"
+        )
+    else:
+        message = (
+            f"a Terraform template{variables}: CES imports {rendered}, which Terraform's templatefile() "
+            f"renders from it before the import, and the export has no {rendered} yet, so toolpen "
+            f"skips what it holds; render it (or write {rendered}) to check and run it"
+        )
+    return LoadNote(path, message)
+
+
+def parse_resource(
+    files: dict[str, bytes], path: str, model: type[Model], notes: list[LoadNote] | None = None
+) -> Model:
+    """A resource file validated against its model; ``InvalidApp`` names the file and the members;
+    members the CES message lacks go to ``notes`` as warnings."""
     text = _decoded(files[path], path)
     try:
         data = json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
@@ -258,16 +337,35 @@ def parse_resource(files: dict[str, bytes], path: str, model: type[Model]) -> Mo
             f"{path}: not valid {'JSON' if path.endswith('.json') else 'YAML'}: {error}"
         ) from None
     if not isinstance(data, dict):
-        raise InvalidApp(f"{path}: the file must hold an object")
+        raise InvalidApp(
+            f"{path}: the file must hold an object (CES's {getattr(model, 'CES_MESSAGE', model.__name__)} resource)"
+        )
     try:
-        return model.model_validate(data)
+        resource = model.model_validate(data)
     except ValidationError as error:
-        problems = []
-        for item in error.errors():
-            where = ".".join(str(part) for part in item["loc"]) or "(file)"
-            message = "unknown member" if item["type"] == "extra_forbidden" else item["msg"]
-            problems.append(f"{where}: {message}")
+        problems = [_problem(item) for item in error.errors()]
         raise InvalidApp(f"{path}: {'; '.join(problems)}") from None
+    if notes is not None and isinstance(resource, Message):
+        notes += unknown_members(resource, path, text)
+    return resource
+
+
+def _problem(item: Any) -> str:
+    """One validation error as ``member: what is wrong (what CES expects)``."""
+    where = ".".join(str(part) for part in item["loc"]) or "(file)"
+    message = item["msg"]
+    expected = {
+        "missing": "CES requires this member",
+        "string_type": "CES expects a string",
+        "bool_type": "CES expects true or false",
+        "list_type": "CES expects a list",
+        "dict_type": "CES expects an object",
+        "model_type": "CES expects an object",
+        "int_type": "CES expects an integer",
+        "int_parsing": "CES expects an integer",
+        "literal_error": "",
+    }.get(item["type"])
+    return f"{where}: {message} ({expected})" if expected else f"{where}: {message}"
 
 
 def _decoded(content: bytes, path: str) -> str:
@@ -282,12 +380,15 @@ def resolve_text(files: dict[str, bytes], value: str, where: str) -> tuple[str, 
     if value in files:
         return _decoded(files[value], value), value
     if PATH_LIKE.match(value):
-        raise InvalidApp(f"{where} names {value!r}, which is not in the export")
+        raise InvalidApp(
+            f"{where} names {value!r}, which is not in the export "
+            "(CES expects the path of a file of the export, relative to its root folder, or the text itself)"
+        )
     return value, None
 
 
-def _agent(files: dict[str, bytes], path: str) -> AppAgent:
-    resource = parse_resource(files, path, AgentResource)
+def _agent(files: dict[str, bytes], path: str, notes: list[LoadNote]) -> AppAgent:
+    resource = parse_resource(files, path, AgentResource, notes)
     if resource.instruction:
         resolve_text(files, resource.instruction, f"{path}: instruction")
     callbacks = []
@@ -299,8 +400,8 @@ def _agent(files: dict[str, bytes], path: str) -> AppAgent:
     return AppAgent(resource.display_name, path, resource, callbacks)
 
 
-def _tool(files: dict[str, bytes], path: str) -> AppTool | str:
-    resource = parse_resource(files, path, ToolResource)
+def _tool(files: dict[str, bytes], path: str, notes: list[LoadNote]) -> AppTool | str:
+    resource = parse_resource(files, path, ToolResource, notes)
     folder = PurePosixPath(path).parent.name
     function = resource.python_function
     if function is None:
@@ -323,16 +424,23 @@ def _tool(files: dict[str, bytes], path: str) -> AppTool | str:
         fake_source=fake_source,
         fake_path=fake_path or (path if fake_source else None),
         fake_enabled=bool(fake and fake.enable_fake_mode),
+        description=function.description,
     )
 
 
-def _toolset(files: dict[str, bytes], path: str, environment: dict[str, Any]) -> AppToolset | None:
-    resource = parse_resource(files, path, ToolsetResource)
+def _toolset(
+    files: dict[str, bytes], path: str, environment: dict[str, Any], notes: list[LoadNote]
+) -> AppToolset | str:
+    """An OpenAPI toolset, or the display name of another kind (MCP, connector) toolpen only lists."""
+    resource = parse_resource(files, path, ToolsetResource, notes)
     if resource.open_api_toolset is None:
-        return None
+        return resource.display_name
     folder = PurePosixPath(path).parent.name
     where = f"{path}: openApiToolset.openApiSchema"
     text, schema_path = resolve_text(files, resource.open_api_toolset.open_api_schema, where)
+    unreplaced = missing_url(text, resource.display_name, folder, environment)
+    if unreplaced is not None:
+        notes.append(LoadNote(schema_path or path, unreplaced))
     document = apply_environment(text, resource.display_name, folder, environment, schema_path or path)
     kind, timeout = _execution(resource.execution_type, resource.timeout, path)
     return AppToolset(resource.display_name, path, schema_path or path, document, kind, timeout)
@@ -344,7 +452,7 @@ def _execution(kind: str | None, timeout: str | None, path: str) -> tuple[Execut
     try:
         return chosen, ces_timeout(chosen, timeout)
     except ToolpenError as error:
-        raise InvalidApp(f"{path}: timeout: {error.message}") from None
+        raise InvalidApp(f'{path}: timeout: {error.message} (CES expects a duration such as "45s")') from None
 
 
 def _environment(files: dict[str, bytes]) -> dict[str, Any]:
@@ -355,7 +463,10 @@ def _environment(files: dict[str, bytes]) -> dict[str, Any]:
     except json.JSONDecodeError as error:
         raise InvalidApp(f"environment.json: not valid JSON: {error}") from None
     if not isinstance(environment, dict) or not isinstance(environment.get("toolsets", {}), dict):
-        raise InvalidApp('environment.json: must be an object whose "toolsets" member is an object')
+        raise InvalidApp(
+            'environment.json: must be an object whose "toolsets" member is an object '
+            '(CES writes {"toolsets": {"<toolset>": {"openApiToolset": {"url": ...}}}})'
+        )
     return environment
 
 
@@ -363,20 +474,26 @@ Named = TypeVar("Named", "AppGuardrail", "AppEvaluation")
 
 
 def _named(
-    files: dict[str, bytes], folder: str, read: Callable[[dict[str, bytes], str], Named]
+    files: dict[str, bytes],
+    folder: str,
+    read: Callable[[dict[str, bytes], str, list[LoadNote]], Named],
+    templates: dict[str, str],
+    notes: list[LoadNote],
 ) -> dict[str, Named]:
     """The resources of ``folder`` by display name; a second one of a name is an error."""
     found: dict[str, Named] = {}
-    for path in _resource_paths(files, folder):
-        item = read(files, path)
+    for path in _resource_paths(files, folder, templates):
+        item = read(files, path, notes)
         if item.display_name in found:
-            raise InvalidApp(f"{path}: a second {folder[:-1]} named {item.display_name!r}")
+            raise InvalidApp(
+                f"{path}: a second {folder[:-1]} named {item.display_name!r} (CES names them uniquely)"
+            )
         found[item.display_name] = item
     return found
 
 
-def _guardrail(files: dict[str, bytes], path: str) -> AppGuardrail:
-    resource = parse_resource(files, path, GuardrailResource)
+def _guardrail(files: dict[str, bytes], path: str, notes: list[LoadNote]) -> AppGuardrail:
+    resource = parse_resource(files, path, GuardrailResource, notes)
     callbacks = []
     for kind, item in resource.code_callback.callbacks() if resource.code_callback else []:
         where = f"{path}: codeCallback.{to_camel(kind)}Callback.pythonCode"
@@ -385,6 +502,6 @@ def _guardrail(files: dict[str, bytes], path: str) -> AppGuardrail:
     return AppGuardrail(resource.display_name, path, resource, callbacks)
 
 
-def _evaluation(files: dict[str, bytes], path: str) -> AppEvaluation:
-    resource = parse_resource(files, path, EvaluationResource)
+def _evaluation(files: dict[str, bytes], path: str, notes: list[LoadNote]) -> AppEvaluation:
+    resource = parse_resource(files, path, EvaluationResource, notes)
     return AppEvaluation(resource.display_name, path, resource)

@@ -1,17 +1,20 @@
 """The resource files of an exported app, field by field (CX Agent Studio "Export format reference"
 and the API's ``App``, ``Agent``, ``Tool``, ``Toolset``, ``Guardrail``, ``Evaluation`` resources;
-members in camelCase).
+members in camelCase; the google-cloud-ces 0.7.2 messages, v1 and v1beta, are the reference for
+which fields each message has, ``CES_MESSAGE`` names the message a model follows).
 
-Unknown members are errors: a typo (``beforeModelCallback``) would otherwise drop a callback
-silently. Settings toolpen does not act on (audio, logging, language, guardrails' bodies) are
-typed as objects and kept as they are. A path-valued member (``pythonCode``, ``instruction``,
+A member the message lacks is kept (``model_extra``, and the file is packed byte for byte) and
+``runtime.app._members`` reports it as a warning naming the file and the member: real exports
+carry such members (``_comment_*`` notes, ``tools`` in app.json) and CES imports them, while a
+typo (``beforeModelCallback``) must not drop a callback silently. Settings toolpen does not act
+on (audio, logging, language, guardrails' bodies) are typed as objects and kept as they are. A path-valued member (``pythonCode``, ``instruction``,
 ``openApiSchema``, ``globalInstruction``) names a file of the export; ``runtime.app._loader``
 reads it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
@@ -20,10 +23,17 @@ ExecutionType = Literal["EXECUTION_TYPE_UNSPECIFIED", "SYNCHRONOUS", "ASYNCHRONO
 Settings = dict[str, Any]
 
 
-class Resource(BaseModel):
-    """camelCase members, unknown ones refused; output-only members of the API accepted."""
+class Message(BaseModel):
+    """camelCase members; one the API's message lacks is kept in ``model_extra`` (a warning, not an error)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow", frozen=True)
+
+    CES_MESSAGE: ClassVar[str]
+    """The google-cloud-ces message this model follows (``App``, ``Agent.AgentToolset``, ...)."""
+
+
+class Resource(Message):
+    """A top-level resource: its output-only members (``name``, ``etag``, times) accepted."""
 
     name: str | None = None
     etag: str | None = None
@@ -31,8 +41,10 @@ class Resource(BaseModel):
     update_time: str | None = None
 
 
-class VariableDeclaration(Resource):
+class VariableDeclaration(Message):
     """A session variable: the default is ``default``, or ``schema.default`` as real exports write it."""
+
+    CES_MESSAGE = "App.VariableDeclaration"
 
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     description: str = ""
@@ -46,6 +58,8 @@ class VariableDeclaration(Resource):
 
 class AppResource(Resource):
     """``app.json`` / ``app.yaml``."""
+
+    CES_MESSAGE = "App"
 
     display_name: str
     description: str = ""
@@ -67,10 +81,18 @@ class AppResource(Resource):
     client_certificate_settings: Settings | None = None
     metadata: Settings | None = None
     locked: bool = False
+    error_handling_settings: Settings | None = None
+    vpc_sc_settings: Settings | None = None
+    evaluation_personas: list[Settings] = Field(default_factory=list)
+    evaluation_settings: Settings | None = None
+    deployment_count: int | None = None
+    validation_errors: list[str] = Field(default_factory=list)
 
 
-class CallbackResource(Resource):
+class CallbackResource(Message):
     """One item of an agent's callback lists."""
+
+    CES_MESSAGE = "Callback"
 
     python_code: str
     description: str = ""
@@ -78,8 +100,10 @@ class CallbackResource(Resource):
     proactive_execution_enabled: bool = False
 
 
-class AgentToolset(Resource):
+class AgentToolset(Message):
     """An agent's use of a toolset: its display name and the operations (``toolIds``) it may call."""
+
+    CES_MESSAGE = "Agent.AgentToolset"
 
     toolset: str
     tool_ids: list[str] = Field(default_factory=list)
@@ -87,6 +111,8 @@ class AgentToolset(Resource):
 
 class AgentResource(Resource):
     """``agents/<Agent>/<Agent>.json``."""
+
+    CES_MESSAGE = "Agent"
 
     display_name: str
     description: str = ""
@@ -106,6 +132,7 @@ class AgentResource(Resource):
     after_model_callbacks: list[CallbackResource] = Field(default_factory=list)
     before_tool_callbacks: list[CallbackResource] = Field(default_factory=list)
     after_tool_callbacks: list[CallbackResource] = Field(default_factory=list)
+    validation_errors: list[str] = Field(default_factory=list)
 
     def callbacks(self) -> list[tuple[str, CallbackResource]]:
         """Each callback with its kind (``before_model``, ...), kinds in CES order, items in list order."""
@@ -113,18 +140,27 @@ class AgentResource(Resource):
         return [(kind, item) for kind in kinds for item in getattr(self, f"{kind}_callbacks")]
 
 
-class PythonFunction(Resource):
+class PythonFunction(Message):
     """A Python tool's code: ``name`` is the entry function (empty: the first function defined)."""
 
+    CES_MESSAGE = "PythonFunction"
+
+    name: str | None = None
     python_code: str
     description: str = ""
+    """Output only: what CES shows the model (the entry function's docstring when it has one)."""
+    service_directory_config: Settings | None = None
 
 
-class CodeBlock(Resource):
+class CodeBlock(Message):
+    CES_MESSAGE = "CodeBlock"
+
     python_code: str
 
 
-class ToolFakeConfig(Resource):
+class ToolFakeConfig(Message):
+    CES_MESSAGE = "ToolFakeConfig"
+
     enable_fake_mode: bool = False
     code_block: CodeBlock | None = None
 
@@ -132,8 +168,9 @@ class ToolFakeConfig(Resource):
 class ToolResource(Resource):
     """``tools/<tool>/<tool>.json``: a Python function tool, or another kind toolpen only lists."""
 
+    CES_MESSAGE = "Tool"
+
     display_name: str | None = None
-    description: str = ""
     execution_type: ExecutionType | None = None
     timeout: str | None = None
     generated_summary: str | None = None
@@ -149,9 +186,12 @@ class ToolResource(Resource):
     system_tool: Settings | None = None
     agent_tool: Settings | None = None
     widget_tool: Settings | None = None
+    remote_agent_tool: Settings | None = None
 
 
-class OpenApiToolsetResource(Resource):
+class OpenApiToolsetResource(Message):
+    CES_MESSAGE = "OpenApiToolset"
+
     open_api_schema: str
     api_authentication: Settings | None = None
     tls_config: Settings | None = None
@@ -163,6 +203,8 @@ class OpenApiToolsetResource(Resource):
 class ToolsetResource(Resource):
     """``toolsets/<ts>/<ts>.json``."""
 
+    CES_MESSAGE = "Toolset"
+
     display_name: str
     description: str = ""
     execution_type: ExecutionType | None = None
@@ -173,8 +215,10 @@ class ToolsetResource(Resource):
     tool_fake_config: ToolFakeConfig | None = None
 
 
-class GuardrailCodeCallback(Resource):
+class GuardrailCodeCallback(Message):
     """A code guardrail's callbacks; each function answers ``{"decision": "OK" | "TRIGGER", "reason"}``."""
+
+    CES_MESSAGE = "Guardrail.CodeCallback"
 
     before_agent_callback: CallbackResource | None = None
     after_agent_callback: CallbackResource | None = None
@@ -187,8 +231,10 @@ class GuardrailCodeCallback(Resource):
         return [(kind, item) for kind in kinds if (item := getattr(self, f"{kind}_callback")) is not None]
 
 
-class TriggerAction(Resource):
+class TriggerAction(Message):
     """What a triggered guardrail does (one of the three)."""
+
+    CES_MESSAGE = "TriggerAction"
 
     respond_immediately: Settings | None = None
     transfer_agent: Settings | None = None
@@ -200,6 +246,8 @@ GUARDRAIL_KINDS = ("content_filter", "llm_prompt_security", "llm_policy", "model
 
 class GuardrailResource(Resource):
     """``guardrails/<G>/<G>.json``: one kind of check (``GUARDRAIL_KINDS``), and the action when it triggers."""
+
+    CES_MESSAGE = "Guardrail"
 
     display_name: str
     description: str = ""
@@ -219,8 +267,10 @@ class GuardrailResource(Resource):
         return self
 
 
-class GoldenExpectation(Resource):
+class GoldenExpectation(Message):
     """A check on a replayed turn (``Evaluation.GoldenExpectation``); its conditions kept as objects."""
+
+    CES_MESSAGE = "Evaluation.GoldenExpectation"
 
     tool_call: Settings | None = None
     tool_response: Settings | None = None
@@ -237,30 +287,38 @@ class GoldenExpectation(Resource):
     comparison_type: str | None = None
 
 
-class GoldenStep(Resource):
+class GoldenStep(Message):
     """One step of a golden turn: the user's input, an agent transfer, or an expectation."""
+
+    CES_MESSAGE = "Evaluation.Step"
 
     user_input: Settings | None = None
     agent_transfer: Settings | None = None
     expectation: GoldenExpectation | None = None
 
 
-class GoldenTurn(Resource):
+class GoldenTurn(Message):
+    CES_MESSAGE = "Evaluation.GoldenTurn"
+
     steps: list[GoldenStep] = Field(default_factory=list)
     root_span: Settings | None = None
     turn_level_metrics_thresholds_override: Settings | None = None
     hallucination_metric_behavior_override: str | None = None
 
 
-class Golden(Resource):
+class Golden(Message):
     """A golden conversation to replay, turn by turn."""
+
+    CES_MESSAGE = "Evaluation.Golden"
 
     turns: list[GoldenTurn] = Field(default_factory=list)
     evaluation_expectations: list[str] = Field(default_factory=list)
 
 
-class Scenario(Resource):
+class Scenario(Message):
     """A simulated user's task, scored against rubrics and expectations."""
+
+    CES_MESSAGE = "Evaluation.Scenario"
 
     task: str = ""
     user_facts: list[Settings] = Field(default_factory=list)
@@ -276,6 +334,8 @@ class Scenario(Resource):
 
 class EvaluationResource(Resource):
     """``evaluations/<E>/<E>.json`` (the API's ``Evaluation``): a golden conversation or a scenario."""
+
+    CES_MESSAGE = "Evaluation"
 
     display_name: str
     description: str = ""

@@ -41,6 +41,16 @@ from runtime.store._migrations import SchemaVersion
 from sandbox.common.errors import Busy, InvalidArguments, NotFound, ToolpenError
 
 
+def session_taken(session_id: str | None) -> InvalidArguments:
+    """A session id another app or user holds in this store, with the two ways out."""
+    return InvalidArguments(
+        f"session {session_id!r} belongs to another app or user: a session keeps the app and user "
+        "that created it; give this run another session id (toolpen: --session NAME) or keep "
+        "this app's sessions in a store of its own (toolpen: --store URL, such as "
+        "sqlite:///other.db or memory://)"
+    )
+
+
 @dataclass(frozen=True)
 class FinishedCall:
     """A call's end as a store writes it (inputs checked): its result and status, and for a
@@ -163,7 +173,7 @@ class Store(ABC):
                 session_id or "", events=events
             )
         if (session.app_name, session.user_id) != (app_name, user_id):
-            raise InvalidArguments(f"session {session_id!r} belongs to another app or user")
+            raise session_taken(session_id)
         return session
 
     def _create(

@@ -66,12 +66,10 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
         "policy",
         f'import of module "os" is not allowed; tools may import: {ALLOWED} {PROCESS_WALL}',
     ) in found
-    assert (
-        3,
-        "error",
-        "name",
-        "tool name 'BadName' is not snake_case (lowercase letters, digits and '_', starting with a letter)",
-    ) in found
+    assert any(
+        found_item[:3] == (3, "warning", "name") and "tool name 'BadName' is not snake_case" in found_item[3]
+        for found_item in found
+    )
     assert (3, "warning", "docstring", "parameter 'b' is not documented") in found
     assert (
         8,

@@ -41,7 +41,8 @@ def test_call_returns_output_logs_and_delta(rt: Runtime) -> None:
 
 def test_add_tool_refuses_bad_source(rt: Runtime) -> None:
     with pytest.raises(InvalidSource):
-        rt.add_tool("def BadName(x: int) -> int:\n    return x\n")
+        rt.add_tool(f"def {'a' * 65}(x: int) -> int:\n    return x\n")
+    assert rt.add_tool('def CamelName(x: int) -> int:\n    """Runs, as on CES."""\n    return x\n')
     with pytest.raises(PolicyViolation):
         rt.add_tool('def sneaky() -> str:\n    """Reads a dunder."""\n    return ().__class__.__bases__\n')
 

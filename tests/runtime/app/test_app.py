@@ -107,10 +107,25 @@ def test_cross_references_are_reported_where_they_are(copy: Path) -> None:
     }
     front_path, loyalty_path = "agents/Front_Desk/Front_Desk.json", "agents/Loyalty_Desk/Loyalty_Desk.json"
     expected = {
-        (front_path, "error", "tools: no tool named 'lookup_order' in the app", 1),
-        (front_path, "error", "childAgents: no agent named 'Billing Desk' in the app", 1),
+        (
+            front_path,
+            "error",
+            "tools: no tool named 'lookup_order' in the app (CES expects the displayName of a tool in tools/, or a system tool)",
+            1,
+        ),
+        (
+            front_path,
+            "error",
+            "childAgents: no agent named 'Billing Desk' in the app (CES expects the displayName of an agent in agents/)",
+            1,
+        ),
         (loyalty_path, "error", "toolsets: toolset 'crm_service' has no operation 'getCart'", 1),
-        (loyalty_path, "error", "toolsets: no toolset named 'erp' in the app", 1),
+        (
+            loyalty_path,
+            "error",
+            "toolsets: no toolset named 'erp' in the app (CES expects toolsets/erp/erp.json|yaml)",
+            1,
+        ),
         (
             "tools/summarize_cart/python_function/python_code.py",
             "error",
@@ -131,7 +146,6 @@ def test_cross_references_are_reported_where_they_are(copy: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"beforeModelCallback": []}, r"Front_Desk.json: beforeModelCallback: unknown member"),
         ({"tools": "get_customer"}, r"Front_Desk.json: tools: Input should be a valid list"),
         (
             {"beforeAgentCallbacks": [{"pythonCode": "agents/Front_Desk/gone.py"}]},
@@ -161,23 +175,8 @@ def test_a_malformed_agent_names_its_file_and_member(copy: Path, change: dict, m
         ),
         (
             GUARD,
-            {"action": {"respondLater": {}}},
-            r"Card_Number_Guard.json: action.respondLater: unknown member",
-        ),
-        (
-            GUARD,
             {"codeCallback": {"beforeModelCallback": {"pythonCode": "guardrails/gone.py"}}},
             r"Card_Number_Guard.json: codeCallback.beforeModelCallback.pythonCode names 'guardrails/gone.py'",
-        ),
-        (
-            GUARD,
-            {"codeCallback": {"beforeToolCallback": {"pythonCode": "x"}}},
-            r"Card_Number_Guard.json: codeCallback.beforeToolCallback: unknown member",
-        ),
-        (
-            EVALUATION,
-            {"golden": {"turns": [{"steps": [{"userInputs": {"text": "hi"}}]}]}},
-            r"add_points_golden.json: golden.turns.0.steps.0.userInputs: unknown member",
         ),
         (
             EVALUATION,
@@ -199,6 +198,64 @@ def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
         load_app(copy)
 
 
+@pytest.mark.parametrize(
+    ("path", "change", "member", "message"),
+    [
+        (
+            "agents/Front_Desk/Front_Desk.json",
+            {"beforeModelCallback": []},
+            "beforeModelCallback",
+            "not a field of CES's Agent (CES's import ignores it; kept as it is, `toolpen app pack` "
+            "writes the file back byte for byte); did you mean 'beforeModelCallbacks'?",
+        ),
+        ("app.json", {"tools": ["get_customer"]}, "tools", "not a field of CES's App"),
+        ("app.json", {"_comment_tools": "a note"}, "_comment_tools", "a comment, not a field of CES's App"),
+        (GUARD, {"action": {"respondLater": {}}}, "action.respondLater", "CES's TriggerAction"),
+        (
+            GUARD,
+            {"codeCallback": {"beforeToolCallback": {"pythonCode": "x"}}},
+            "codeCallback.beforeToolCallback",
+            "CES's Guardrail.CodeCallback",
+        ),
+        (
+            EVALUATION,
+            {"golden": {"turns": [{"steps": [{"userInputs": {"text": "hi"}}]}]}},
+            "golden.turns[0].steps[0].userInputs",
+            "did you mean 'userInput'?",
+        ),
+    ],
+)
+def test_a_member_ces_lacks_is_a_warning_naming_file_and_member(
+    copy: Path, path: str, change: dict, member: str, message: str
+) -> None:
+    edit_json(copy / path, change)
+    app = load_app(copy)
+    [note] = [note for note in app.notes if note.path == path]
+    assert note.message.startswith(f"{member}: ") and message in note.message
+    findings = [(f.path, f.diagnostic.level, f.diagnostic.message) for f in check_app(app)]
+    assert (path, "warning", note.message) in findings
+
+
+def test_the_api_fields_toolpen_does_not_act_on_load_without_a_word(copy: Path) -> None:
+    edit_json(
+        copy / "app.json",
+        {
+            "errorHandlingSettings": {"errorHandlingStrategy": "FALLBACK_RESPONSE"},
+            "vpcScSettings": {},
+            "deploymentCount": 2,
+            "validationErrors": [],
+            "evaluationPersonas": [{"name": "p"}],
+            "evaluationSettings": {},
+        },
+    )
+    edit_json(copy / "agents/Front_Desk/Front_Desk.json", {"validationErrors": ["x"]})
+    tool = copy / "tools/get_customer/get_customer.json"
+    data = json.loads(tool.read_text())
+    data["pythonFunction"]["serviceDirectoryConfig"] = {"service": "s"}
+    tool.write_text(json.dumps(data))
+    assert load_app(copy).notes == []
+
+
 def test_guardrail_code_and_references_are_checked(copy: Path) -> None:
     code = copy / GUARD_CODE
     code.write_text(
@@ -217,11 +274,16 @@ def test_guardrail_code_and_references_are_checked(copy: Path) -> None:
             'a guardrail callback answers {"decision": "OK" | "TRIGGER", "reason": ...}',
             14,
         ),
-        ("app.json", "error", "guardrails: no guardrail named 'PII Guard' in the app", 1),
+        (
+            "app.json",
+            "error",
+            "guardrails: no guardrail named 'PII Guard' in the app (CES expects the displayName of one in guardrails/)",
+            1,
+        ),
         (
             "agents/Front_Desk/Front_Desk.json",
             "error",
-            "guardrails: no guardrail named 'Tone Guard' in the app",
+            "guardrails: no guardrail named 'Tone Guard' in the app (CES expects the displayName of one in guardrails/)",
             1,
         ),
     }
@@ -240,11 +302,11 @@ def test_missing_and_broken_files_are_named(copy: Path) -> None:
         load_app(copy)
     shutil.rmtree(copy / "tools/get_customer")
     (copy / "environment.json").write_text("{}")
-    with pytest.raises(
-        InvalidApp,
-        match=r"open_api_schema.yaml: the schema holds \$env_var but environment.json gives no toolsets.crm_service.openApiToolset.url",
-    ):
-        load_app(copy)
+    [note] = load_app(copy).notes
+    assert note.path == "toolsets/crm_service/open_api_toolset/open_api_schema.yaml"
+    assert note.message.startswith(
+        "the schema holds $env_var but environment.json gives no toolsets.crm_service.openApiToolset.url"
+    )
     (copy / "environment.json").write_text("{not json")
     with pytest.raises(InvalidApp, match="environment.json: not valid JSON"):
         load_app(copy)
@@ -336,8 +398,10 @@ def test_a_tool_is_checked_at_its_named_entry_not_its_first_helper(copy: Path) -
         copy / "tools/get_customer/get_customer.json",
         {"pythonFunction": {"pythonCode": str(code.relative_to(copy))}},
     )
-    errors = [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "error"]
-    assert any("tool name '_Normalized' is not snake_case" in error for error in errors)  # no name: the first
+    warnings = [f.format() for f in check_app(load_app(copy)) if f.diagnostic.level == "warning"]
+    assert any(
+        "tool name '_Normalized' is not snake_case" in warning for warning in warnings
+    )  # no name: the first
 
 
 def test_a_golden_naming_what_the_app_lacks_is_a_warning(copy: Path) -> None:
@@ -382,3 +446,49 @@ def test_a_golden_replays_its_tool_steps_and_skips_the_models(copy: Path) -> Non
         "loyalty_points: expected 150, got None; email: expected '[email]', got None"
     )
     assert failed["updatedVariables"].startswith("customer_profile: expected {")
+
+
+def test_a_resource_given_as_a_terraform_template_is_skipped_with_a_note(copy: Path) -> None:
+    folder = copy / "toolsets/crm_service"
+    (folder / "crm_service.yaml.tftpl").write_text(
+        "displayName: crm_service\nmcpToolset:\n  serverAddress: ${url}\n"
+    )
+    (folder / "crm_service.json").unlink()
+    app = load_app(copy)
+    assert "crm_service" not in app.toolsets
+    assert app.templates == {"toolsets/crm_service": "toolsets/crm_service/crm_service.yaml.tftpl"}
+    found = {(f.path, f.diagnostic.level, f.diagnostic.message) for f in check_app(app)}
+    [template] = [f for f in found if f[0].endswith(".tftpl")]
+    assert template[1] == "warning" and "variables: url" in template[2] and "templatefile()" in template[2]
+    assert (
+        "agents/Loyalty_Desk/Loyalty_Desk.json",
+        "warning",
+        "toolsets: toolset 'crm_service' is only the Terraform template "
+        "toolsets/crm_service/crm_service.yaml.tftpl; render it to check it",
+    ) in found
+
+
+def test_a_tool_named_in_camel_case_runs_with_a_warning(copy: Path) -> None:
+    code = copy / "tools/get_customer/python_function/python_code.py"
+    code.write_text(code.read_text().replace("def get_customer(", "def intent_mapping_getCustomer("))
+    edit_json(copy / "tools/get_customer/get_customer.json", {"displayName": "intent_mapping_getCustomer"})
+    data = json.loads((copy / "tools/get_customer/get_customer.json").read_text())
+    data["pythonFunction"]["name"] = "intent_mapping_getCustomer"
+    (copy / "tools/get_customer/get_customer.json").write_text(json.dumps(data))
+    app = load_app(copy)
+    warnings = [f.diagnostic.message for f in check_app(app) if f.diagnostic.code == "name"]
+    assert len(warnings) == 1 and "snake case" in warnings[0]
+    with app_runtime(app) as rt:
+        result = rt.call("intent_mapping_getCustomer", {"customer_id": "123"}, session_id="camel")
+    assert result.success, result.to_dict()
+
+
+def test_a_session_of_another_app_names_the_way_out(copy: Path) -> None:
+    url = f"sqlite:///{copy.parent / 'sessions.db'}"
+    with app_runtime(load_app(copy), store=url) as rt:
+        assert rt.call("get_customer", {"customer_id": "123"}, session_id="local").success
+    edit_json(copy / "app.json", {"displayName": "Another App"})
+    with app_runtime(load_app(copy), store=url) as rt:
+        result = rt.call("get_customer", {"customer_id": "123"}, session_id="local")
+    assert result.error is not None and result.error.kind == "invalid_arguments"
+    assert "--session NAME" in result.error.message and "--store URL" in result.error.message

@@ -176,3 +176,13 @@ def test_app_eval_replays_the_goldens(tmp_path: Path) -> None:
     assert front.returncode == 1 and "email: expected '[email]', got 'ana@example.com'" in front.stdout
     unknown = toolpen("app", "eval", APP, "nope", cwd=tmp_path)
     assert unknown.returncode == 2 and "no evaluation named 'nope'" in unknown.stderr
+
+
+def test_app_schema_takes_a_tools_description_from_its_file_without_a_docstring(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    shutil.copytree(APP, work)
+    code = work / "tools/get_customer/python_function/python_code.py"
+    code.write_text("def get_customer(customer_id: str) -> dict:\n    return {'id': customer_id}\n")
+    schema = json.loads(toolpen("app", "schema", "work", cwd=tmp_path).stdout)
+    [tool] = [item["function"] for item in schema if item["function"]["name"] == "get_customer"]
+    assert tool["description"] == "Look up a customer by ID."

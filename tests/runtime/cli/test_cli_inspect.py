@@ -49,7 +49,11 @@ def test_schema_notes_go_to_stderr_and_name_selects_the_function(tmp_path: Path)
         (b"\xff\xfe not utf-8", 2, "cannot read the file"),
         (b"def tool(:\n    pass\n", 2, ":1:10: error: syntax error"),
         (b"x = 1\n", 2, ":1:1: error: no top-level function"),
-        (b"def Tool(*args):\n    'Doc.'\n", 1, ":1:1: error: tool name 'Tool' is not snake_case"),
+        (
+            b"def " + b"a" * 65 + b"():\n    'Doc.'\n",
+            1,
+            ":1:1: error: tool name '" + "a" * 65 + "' is 65 characters",
+        ),
     ],
 )
 def test_schema_exit_codes(tmp_path: Path, content: bytes | None, code: int, message: str) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from runtime._schema import ToolSpec, derive_spec
+from runtime._schema.reader import SNAKE_CASE_RULE
 from sandbox.common.errors import InvalidSource
 
 SAMPLES = Path(__file__).resolve().parents[3] / "samples"
@@ -422,14 +423,21 @@ def test_unusable_sources_raise_located_invalid_source() -> None:
     assert caught.value.to_dict()["kind"] == "invalid_source"
 
 
-@pytest.mark.parametrize(
-    ("name", "fragment"),
-    [("GetCustomer", "is not snake_case"), ("_private", "is not snake_case"), ("a" * 65, "65 characters")],
-)
-def test_tool_name_must_be_snake_case(name: str, fragment: str) -> None:
-    spec = derive_spec(f"\n\ndef {name}():\n    '''Doc.'''\n")
+def test_a_tool_name_over_64_characters_is_an_error() -> None:
+    spec = derive_spec(f"\n\ndef {'a' * 65}():\n    '''Doc.'''\n")
     assert [(d.level, d.line, d.col, d.code) for d in spec.errors] == [("error", 3, 1, "name")]
-    assert fragment in spec.errors[0].message
+    assert "65 characters" in spec.errors[0].message
+
+
+@pytest.mark.parametrize("name", ["GetCustomer", "_private", "intent_mapping_getTagDictionary"])
+def test_a_name_not_in_snake_case_is_a_warning_quoting_the_rule(name: str) -> None:
+    spec = derive_spec(f"\n\ndef {name}():\n    '''Doc.'''\n")
+    assert spec.errors == []
+    [warning] = [d for d in spec.diagnostics if d.code == "name"]
+    assert (warning.level, warning.line, warning.col) == ("warning", 3, 1)
+    assert f"tool name '{name}' is not snake_case" in warning.message
+    assert SNAKE_CASE_RULE in warning.message
+    assert "precisam ser iguais em snake case" in SNAKE_CASE_RULE
 
 
 def test_untranslatable_parameters_are_located_errors_not_wrong_schemas() -> None:

@@ -120,10 +120,13 @@ def test_an_app_that_does_not_load_stops_serve_naming_the_file(tmp_path: Path) -
     app = tmp_path / "app"
     subprocess.run(["cp", "-r", str(APP), str(app)], check=True)
     agent = app / "agents" / "Loyalty_Desk" / "Loyalty_Desk.json"
-    agent.write_text(agent.read_text().replace('"beforeToolCallbacks"', '"beforeToolCallback"'))
+    agent.write_text(agent.read_text().replace('"displayName": "Loyalty Desk"', '"displayName": 7'))
     store = f"sqlite:///{tmp_path / 'service.db'}"
     for args, message in [
-        (("--app", str(app)), "agents/Loyalty_Desk/Loyalty_Desk.json: beforeToolCallback: unknown member"),
+        (
+            ("--app", str(app)),
+            "agents/Loyalty_Desk/Loyalty_Desk.json: displayName: Input should be a valid string",
+        ),
         (("--fakes",), "--agent, --fakes and --auth go with --app"),
     ]:
         server = Replica(store, None, {}, tmp_path, *args)
