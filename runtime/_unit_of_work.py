@@ -249,10 +249,13 @@ class UnitOfWork:
         return self._conclude(plan, session, snapshot, plan.steps(snapshot, invocation))
 
     def _session_snapshot(self, plan: CallPlan, session: Session) -> dict[str, Any]:
-        """The snapshot of a session call: the session's state plus the context's ``temp:`` keys."""
+        """The snapshot of a session call: the session's state plus the context's ``temp:`` keys;
+        the context's ``events`` when it gives some (a host's own history), else none (read from
+        the store on first use)."""
         given = plan.context.get("state") or {}
         temp = {key: value for key, value in given.items() if key.startswith("temp:")}
-        return self._snapshot(plan, {**session.state, **temp}, session.id)
+        events = plan.context.get("events")
+        return self._snapshot(plan, {**session.state, **temp}, session.id, _given_events(events))
 
     def _conclude(
         self, plan: CallPlan, session: Session, snapshot: dict[str, Any], outcome: Outcome
@@ -342,6 +345,11 @@ class UnitOfWork:
         if events is not None:
             snapshot["events"] = events
         return snapshot
+
+
+def _given_events(events: Any) -> list[Any] | None:
+    """A context's ``events`` as a snapshot carries them; None when it gives none."""
+    return list(events) if isinstance(events, list) else None
 
 
 def _part(state: dict[str, Any], scope: Scope) -> dict[str, Any]:
