@@ -388,4 +388,5 @@ def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: s
         session_id,
         faked=outcome.faked,
         replaced_by=outcome.replaced_by,
+        dropped_arguments=outcome.dropped_arguments,
     )

@@ -37,6 +37,9 @@ def print_result(console: Console, name: str, result: ToolResult) -> None:
         notes = " [dim](stored result, not run again)[/dim]" if result.replayed else ""
         notes += " [yellow](faked)[/yellow]" if result.faked else ""
         notes += f" [magenta](output from {result.replaced_by})[/magenta]" if result.replaced_by else ""
+        if result.dropped_arguments:
+            dropped = ", ".join(result.dropped_arguments)
+            notes += f" [yellow](not declared by the tool, not passed: {escape(dropped)})[/yellow]"
         console.print(f"[green]ok[/green] {name}{notes}")
         console.print_json(json.dumps(result.output, ensure_ascii=False))
     else:
