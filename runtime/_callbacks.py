@@ -37,6 +37,10 @@ CALLBACK_PARAMETERS: dict[str, tuple[str, ...]] = {
 }
 """Each callback kind and the parameters of its main function ``<kind>_callback``."""
 
+PARAMETER_ALIASES: dict[str, frozenset[str]] = {"input": frozenset({"input", "tool_input"})}
+"""Other names a parameter may have: the host passes the arguments by position, and Google's own
+exports name the tool's input ``tool_input`` (an ``after_tool_callback(tool, tool_input, ...)``)."""
+
 FAKE_PARAMETERS = ("tool", "input", "callback_context")
 FAKE_ALL_TOOLS = "fake_tool_call"
 
@@ -81,7 +85,10 @@ def _signature_problem(
 ) -> str | None:
     arguments = function.args
     names = tuple(arg.arg for arg in [*arguments.posonlyargs, *arguments.args])
-    if names != expected or arguments.vararg or arguments.kwarg or arguments.kwonlyargs:
+    matches = len(names) == len(expected) and all(
+        name in PARAMETER_ALIASES.get(wanted, {wanted}) for name, wanted in zip(names, expected, strict=True)
+    )
+    if not matches or arguments.vararg or arguments.kwarg or arguments.kwonlyargs:
         return f"{function.name} must take ({', '.join(expected)}), not ({', '.join(names)})"
     return None
 

@@ -150,6 +150,8 @@ class Outcome:
     faked: bool = False
     replaced_by: str | None = None
     """The tool callback whose return value stood in for the tool's (or for its result)."""
+    dropped_arguments: list[str] = field(default_factory=list)
+    """Input keys a ``before_tool`` callback added that the tool does not declare (not passed)."""
 
 
 Steps = Callable[[dict[str, Any], Invocation], Outcome]

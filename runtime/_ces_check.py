@@ -19,9 +19,10 @@ from __future__ import annotations
 import ast
 
 from runtime._callbacks import CALLBACK_PARAMETERS
+from runtime._system_tools import SYSTEM_TOOLS
 from sandbox.common.diagnostics import Diagnostic
 
-RESERVED_TOOL_NAMES = frozenset({"end_session", "transfer_to_agent", "customize_response"})
+RESERVED_TOOL_NAMES = SYSTEM_TOOLS
 
 _STATE_OWNERS = frozenset({"context", "callback_context", "tool_context"})
 _STATE_NAMES = frozenset({"state", "variables"})

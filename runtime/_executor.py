@@ -69,8 +69,16 @@ class Trail:
         if reply.success:
             self.delta = self.delta.then(reply.state_delta)
 
-    def outcome(self, output: Any, *, faked: bool = False, replaced_by: str | None = None) -> Outcome:
-        return Outcome(True, output, None, self.delta, "".join(self.logs), faked, replaced_by)
+    def outcome(
+        self,
+        output: Any,
+        *,
+        faked: bool = False,
+        replaced_by: str | None = None,
+        dropped: list[str] | None = None,
+    ) -> Outcome:
+        logs = "".join(self.logs)
+        return Outcome(True, output, None, self.delta, logs, faked, replaced_by, list(dropped or []))
 
     def failure(self, error: ToolpenError) -> Outcome:
         return Outcome(False, error=error, logs="".join(self.logs))
@@ -171,8 +179,9 @@ class Executor:
             replacement = self.run_hook(hook, values, trail, invocation)
             if replacement is not None:
                 return trail.outcome(replacement_dict(hook, replacement), replaced_by=hook.entry)
+        dropped: list[str] = []
         if values["input"] is not args:  # a callback edited the input: checked like the model's
-            args = values["input"] = tool.arguments(values["input"])
+            args, dropped = declared_arguments(tool, values["input"])
         output, faked = self._fake(tool, values, trail, invocation)
         if not faked:
             reply = self._run_tool(tool, args, trail.snapshot(), invocation)
@@ -186,7 +195,7 @@ class Executor:
             if replacement is not None:  # as in CES, the first replacement ends the chain
                 output, replaced_by = replacement_dict(hook, replacement), hook.entry
                 break
-        return trail.outcome(output, faked=invocation.faked, replaced_by=replaced_by)
+        return trail.outcome(output, faked=invocation.faked, replaced_by=replaced_by, dropped=dropped)
 
     def _fake(
         self, tool: Tool, values: dict[str, Any], trail: Trail, invocation: Invocation
@@ -283,6 +292,18 @@ def within_state_limit(reply: Done, state: dict[str, Any], limits: Limits) -> Do
         return reply
     error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limits.state_size}")
     return Done(error=error, logs=reply.logs)
+
+
+def declared_arguments(tool: Tool, given: Any) -> tuple[dict[str, Any], list[str]]:
+    """The arguments a ``before_tool`` callback's input gives the tool, checked like the model's,
+    and the keys left out: as ADK's ``FunctionTool`` (whose callbacks CES's are) passes only the
+    parameters the function declares (``_prepare_invocation_args``), the callbacks keep the whole
+    input (an ``after_tool`` callback sees the keys added)."""
+    if not isinstance(given, dict):
+        return tool.arguments(given), []
+    declared = (tool.spec.parameters or {}).get("properties") or {}
+    dropped = [key for key in given if key not in declared]
+    return tool.arguments({key: value for key, value in given.items() if key in declared}), dropped
 
 
 def _write_back(given: dict[str, Any] | None, edited: Any) -> None:

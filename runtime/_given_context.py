@@ -9,7 +9,8 @@ The engine's, used by `toolpen run --context` and the playground's runs (`toolpe
   are written and recorded as a state change (an event authored ``user``), so the tool sees them.
 - The context's ``events`` seed a new session; a stored session must already begin with them
   (the tool sees the stored history), else the run is refused with the way out.
-- ``invocation_id``, ``user_content`` and the rest reach the tool through the call's context.
+- ``invocation_id``, ``user_content`` and the rest reach the tool through the call's context
+  (``call_context``: without the events, which the stored session now holds).
 """
 
 from __future__ import annotations
@@ -70,6 +71,12 @@ def prepare_session(rt: Runtime, session_id: str, context: dict[str, Any], *, fr
         if changed:
             delta = StateDelta(changed, [])
             _record(rt, session_id, delta, [state_change_event(delta, CONTEXT_AUTHOR)])
+
+
+def call_context(context: dict[str, Any]) -> dict[str, Any]:
+    """The context a call takes once ``prepare_session`` ran: without ``events``, so that the tool
+    sees the stored history (a call's given events would stand in for it)."""
+    return {key: value for key, value in context.items() if key != "events"}
 
 
 def _events(value: Any) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 class ToolResult:
     """What one call produced. ``error`` is None on success; ``faked`` when a fake answered;
     ``replaced_by`` the tool callback (``before_tool_callback``, ``after_tool_callback``) whose
-    return value is the output."""
+    return value is the output; ``dropped_arguments`` the keys a ``before_tool`` callback added to
+    the input that the tool does not declare, left out of its call (as ADK's ``FunctionTool``)."""
 
     success: bool
     output: Any = None
@@ -29,11 +30,12 @@ class ToolResult:
     replayed: bool = False
     faked: bool = False
     replaced_by: str | None = None
+    dropped_arguments: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape: ``{"success", "output", "error", "state", "state_delta", "logs"}``,
         plus ``"faked": true`` when a fake stood in for the tool and ``"replaced_by"`` when a tool
-        callback's return value is the output."""
+        callback's return value is the output, ``"dropped_arguments"`` when some were."""
         data = {
             "success": self.success,
             "output": self.output,
@@ -46,6 +48,8 @@ class ToolResult:
             data["faked"] = True
         if self.replaced_by:
             data["replaced_by"] = self.replaced_by
+        if self.dropped_arguments:
+            data["dropped_arguments"] = self.dropped_arguments
         return data
 
     def stored(self) -> dict[str, Any]:
@@ -75,4 +79,5 @@ class ToolResult:
             replayed=True,
             faked=bool(data.get("faked")),
             replaced_by=data.get("replaced_by"),
+            dropped_arguments=list(data.get("dropped_arguments") or []),
         )

@@ -31,6 +31,7 @@ from runtime._results import ToolResult
 from runtime._schema import derive_spec
 from runtime._schema.formats import lower
 from runtime._shared_scopes import call_scopes
+from runtime._system_tools import SYSTEM_TOOLS, system_answer
 from runtime._unit_of_work import UnitOfWork, new_id
 from runtime.store import LOCK_TIMEOUT, open_store
 from sandbox.common.errors import (
@@ -398,6 +399,10 @@ class Runtime:
         """The plan of one call, or its failed result (an unknown tool, invalid arguments)."""
         context = dict(context or {})
         call_id = call_id or context.get("function_call_id") or new_id("call")
+        if name in SYSTEM_TOOLS and self.registry.find(name) is None:  # CES carries it out itself
+            state = dict(context.get("state") or {})
+            output = system_answer(name, args or {})
+            return ToolResult(True, output, call_id=call_id, session_id=session_id, state=state)
         try:
             tool = self.registry.get(name)
             args = tool.arguments({} if args is None else args)

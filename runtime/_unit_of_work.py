@@ -251,10 +251,13 @@ class UnitOfWork:
         return self._conclude(plan, session, snapshot, plan.steps(snapshot, invocation), invocation.deadline)
 
     def _session_snapshot(self, plan: CallPlan, session: Session) -> dict[str, Any]:
-        """The snapshot of a session call: the session's state plus the context's ``temp:`` keys."""
+        """The snapshot of a session call: the session's state plus the context's ``temp:`` keys;
+        the context's ``events`` when it gives some (a host's own history), else none (read from
+        the store on first use)."""
         given = plan.context.get("state") or {}
         temp = {key: value for key, value in given.items() if key.startswith("temp:")}
-        return self._snapshot(plan, {**session.state, **temp}, session.id)
+        events = plan.context.get("events")
+        return self._snapshot(plan, {**session.state, **temp}, session.id, _given_events(events))
 
     def _conclude(
         self,
@@ -359,6 +362,11 @@ class UnitOfWork:
         return snapshot
 
 
+def _given_events(events: Any) -> list[Any] | None:
+    """A context's ``events`` as a snapshot carries them; None when it gives none."""
+    return list(events) if isinstance(events, list) else None
+
+
 def _part(state: dict[str, Any], scope: Scope) -> dict[str, Any]:
     """The keys of ``state`` in ``scope``."""
     return {key: value for key, value in state.items() if scope_of(key) is scope}
@@ -395,4 +403,5 @@ def _result(outcome: Outcome, state: dict[str, Any], call_id: str, session_id: s
         session_id,
         faked=outcome.faked,
         replaced_by=outcome.replaced_by,
+        dropped_arguments=outcome.dropped_arguments,
     )

@@ -37,6 +37,9 @@ def print_result(console: Console, name: str, result: ToolResult) -> None:
         notes = " [dim](stored result, not run again)[/dim]" if result.replayed else ""
         notes += " [yellow](faked)[/yellow]" if result.faked else ""
         notes += f" [magenta](output from {result.replaced_by})[/magenta]" if result.replaced_by else ""
+        if result.dropped_arguments:
+            dropped = ", ".join(result.dropped_arguments)
+            notes += f" [yellow](not declared by the tool, not passed: {escape(dropped)})[/yellow]"
         console.print(f"[green]ok[/green] {name}{notes}")
         console.print_json(json.dumps(result.output, ensure_ascii=False))
     else:
@@ -105,7 +108,7 @@ def run_tool(
     Exit 0 when the tool succeeded, 1 when it failed, 2 when the source or the arguments are unusable
     (then every problem the checker sees is listed as file:line:col, as `toolpen check` does).
     """
-    from runtime._given_context import prepare_session, session_for
+    from runtime._given_context import call_context, prepare_session, session_for
     from runtime._results import ToolResult
     from runtime.store import display_url
 
@@ -114,8 +117,8 @@ def run_tool(
         source = read_source(file)
         extras = options.extras()
         call_args = read_json_option(args, "--args")
-        call_context = read_json_option(context, "--context")
-        session_id = session_for(session, call_context)
+        given = read_json_option(context, "--context")
+        session_id = session_for(session, given)
         with build_runtime(store, extras, walls, allow_weak_isolation) as rt:
             try:
                 tool = rt.add_tool(source, name, replace=True)
@@ -125,9 +128,9 @@ def run_tool(
                 problems = [d for d in check_source(source) if d.level == "error"]
                 raise
             typer.echo(f"session {session_id!r} in {display_url(store)}", err=True)
-            prepare_session(rt, session_id, call_context, fresh=fresh)
+            prepare_session(rt, session_id, given, fresh=fresh)
             with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):
-                result = rt.call(tool.name, call_args, context=call_context, session_id=session_id)
+                result = rt.call(tool.name, call_args, context=call_context(given), session_id=session_id)
     except ToolpenError as error:
         result = ToolResult(success=False, error=error)
     if as_json:

@@ -152,7 +152,7 @@ class Playground:
         self, source: str, args: dict[str, Any], context: dict[str, Any], edits: dict[str, str]
     ) -> dict[str, Any]:
         """One call of the edited tool in the page's session, with the state before and after."""
-        from runtime._given_context import prepare_session
+        from runtime._given_context import call_context, prepare_session
 
         with self.lock:
             try:
@@ -166,7 +166,9 @@ class Playground:
                 return {**failed, "session": self.session}
             before = self.store.require_session(self.session).state
             started = time.perf_counter()
-            result = self.runtime.call(tool.name, args, context=context, session_id=self.session)
+            result = self.runtime.call(
+                tool.name, args, context=call_context(context), session_id=self.session
+            )
             duration = (time.perf_counter() - started) * 1000
         return {
             **result.to_dict(),

@@ -236,3 +236,34 @@ def test_callbacks_never_take_the_call_id_of_a_tool_call(rt: Runtime) -> None:
     rt.run_callbacks("before_model", session_id="s", context=context, llm_request={"contents": []})
     result = rt.call("set_flag", {"value": "x"}, session_id="s", context=context)
     assert result.success and not result.replayed and result.output == {"flag": "x"}
+
+
+ADD_IDS = """
+def before_tool_callback(tool, input, callback_context):
+    input["session_id"] = callback_context.session_id
+    input["user_id"] = "u-1"
+    input["value"] = input["value"].upper()
+    return None
+"""
+
+SEES_TOOL_INPUT = """
+def after_tool_callback(tool, tool_input, callback_context, tool_response):
+    return {**tool_response, "input_keys": sorted(tool_input)}
+"""
+
+
+def test_keys_a_before_tool_callback_adds_that_the_tool_does_not_declare_are_dropped(rt: Runtime) -> None:
+    rt.add_tool(SET_FLAG)
+    rt.add_callback(ADD_IDS)
+    rt.add_callback(SEES_TOOL_INPUT)  # a tool_input parameter, as Google's exports name it
+    result = rt.call("set_flag", {"value": "x"}, session_id="s")
+    assert result.success, result.error
+    # the tool got only what it declares (the edit of a declared key included); the callbacks
+    # keep the whole input, as ADK's FunctionTool and its callbacks do
+    assert result.output == {"flag": "X", "input_keys": ["session_id", "user_id", "value"]}
+    assert result.dropped_arguments == ["session_id", "user_id"]
+    assert result.to_dict()["dropped_arguments"] == ["session_id", "user_id"]
+    replayed = rt.call("set_flag", {"value": "x"}, session_id="s", call_id=result.call_id)
+    assert replayed.replayed and replayed.dropped_arguments == ["session_id", "user_id"]
+    plain = rt.call("set_flag", {"value": "y", "extra": 1})  # the model's own: still refused
+    assert not plain.success and plain.error is not None and plain.error.kind == "invalid_arguments"

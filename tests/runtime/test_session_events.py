@@ -101,3 +101,29 @@ def test_events_given_with_a_call_without_session_are_read_from_the_context(rt: 
         ("user", "hi")
     ]
     assert rt.store.event_reads == 0
+
+
+HISTORY_CALLBACK = """
+def before_agent_callback(callback_context):
+    texts = [event.content.parts[0].text for event in callback_context.events]
+    callback_context.state["history"] = "|".join(texts)
+    return None
+"""
+
+
+def test_events_given_with_a_session_call_are_the_history_its_code_sees(rt: Runtime) -> None:
+    rt.call("note", {"text": "stored"}, session_id="s")
+    given = [
+        {"author": "user", "content": {"role": "user", "parts": [{"text": "hi"}]}},
+        {"author": "agent", "content": {"role": "model", "parts": [{"text": "hello"}]}},
+    ]
+    rt.add_callback(HISTORY_CALLBACK)
+    before = rt.store.event_reads
+    ran = rt.run_callbacks("before_agent", context={"events": given}, session_id="s")
+    assert ran.success, ran.error
+    assert ran.state["history"] == "hi|hello"
+    result = rt.call("seen", {}, context={"events": given}, session_id="s")
+    assert [event["content"]["parts"][0]["text"] for event in result.output] == ["hi", "hello"]
+    assert rt.store.event_reads == before  # the host's history, not the store's
+    # without them, the stored ones: note's 2, the callback's state change, the first seen's 2
+    assert len(rt.call("seen", {}, session_id="s").output) == 5
