@@ -179,9 +179,10 @@ def import_view(
         view = module_view(name)
         for member in fromlist:
             if not hasattr(view, member):  # the interpreter would name the view '<unknown module name>'
-                raise ImportError(
-                    f"cannot import name {member!r} from {name!r}: {missing_member(name, member)}"
-                )
+                message = f"cannot import name {member!r} from {name!r}: {missing_member(name, member)}"
+                if left_out_reason(name, member):  # the wall's refusal, still an ImportError
+                    raise violation(message, ImportRefused)
+                raise ImportError(message)
         return view
     return module_view(name.partition(".")[0])
 

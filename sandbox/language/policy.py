@@ -166,7 +166,12 @@ class ToolPolicy(RestrictingNodeTransformer):
         self.check_name(node, node.name)
         for keyword in node.keywords:
             if keyword.arg == "metaclass" or keyword.arg is None:
-                self.error(node, "metaclass= and **keywords are not allowed in class definitions")
+                self.error(
+                    node,
+                    "metaclass= and **keywords are not allowed in class definitions: a metaclass is a class"
+                    " factory past the sandbox's rules; derive from abc.ABC instead (class Base(ABC): ...),"
+                    " or run with --walls process",
+                )
         self._class_names.append(node.name)
         try:
             with self._class_body(True):
