@@ -9,6 +9,7 @@ is always the leaf's kind. Messages name the tool's own line numbers, never host
   * SourceError: the tool's code cannot be used, or did what the policy refuses
     * InvalidSource                     ``invalid_source``
     * PolicyViolation                   ``policy``
+      * ImportRefused                   ``policy`` (also an ``ImportError``)
   * ArgumentError: the call names what is not there, or arguments that do not fit
     * InvalidArguments                  ``invalid_arguments``
     * NotFound                          ``not_found``
@@ -89,6 +90,11 @@ class PolicyViolation(SourceError):
     """The code does something the sandbox policy refuses (checked at compile or run time)."""
 
     kind = "policy"
+
+
+class ImportRefused(PolicyViolation, ImportError):
+    """An import the language wall refuses, raised where the import runs: ``except ImportError``
+    in tool code catches it (a guarded import works), and uncaught it is the call's ``policy`` error."""
 
 
 class ArgumentError(ToolpenError):

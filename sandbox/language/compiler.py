@@ -9,10 +9,14 @@ import types
 from sandbox.common.diagnostics import Diagnostic
 from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.common.parsing import parse_source
-from sandbox.language.policy import Located, ToolPolicy
+from sandbox.language.policy import Located, RefusedImport, ToolPolicy
 
 TOOL_FILENAME = "<tool>"
 """The file name of tool code in code objects and tracebacks (how the worker finds the tool's lines)."""
+
+
+GUARDED_NOTE = " (it raises ImportError when it runs, which the except clause around it catches)"
+UNGUARDED_NOTE = " (it raises ImportError when it runs)"
 
 
 def compile_tool(source: str, filename: str = TOOL_FILENAME) -> types.CodeType:
@@ -43,13 +47,24 @@ def compile_tree(tree: ast.Module, filename: str) -> types.CodeType:
 def policy_diagnostics(source: str) -> list[Diagnostic]:
     """Every policy violation of ``source`` (code ``policy``), or its syntax error (code ``syntax``)."""
     try:
-        _, problems = _transform(source)
+        _, problems, refused = _transformed(source)
     except InvalidSource as error:
         return [Diagnostic("error", error.message, error.line or 1, error.col or 1, "syntax")]
-    return [Diagnostic("error", message, line, col, "policy") for line, col, message in problems]
+    found = [Diagnostic("error", message, line, col, "policy") for line, col, message in problems] + [
+        Diagnostic("warning", message + GUARDED_NOTE, line, col, "policy")
+        if guarded
+        else Diagnostic("error", message + UNGUARDED_NOTE, line, col, "policy")
+        for line, col, message, guarded in refused
+    ]
+    return sorted(found, key=lambda diagnostic: (diagnostic.line, diagnostic.col))
 
 
 def _transform(source: str) -> tuple[ast.Module, list[Located]]:
+    tree, problems, _ = _transformed(source)
+    return tree, problems
+
+
+def _transformed(source: str) -> tuple[ast.Module, list[Located], list[RefusedImport]]:
     try:
         tree = parse_source(source, TOOL_FILENAME)
     except InvalidSource as error:
@@ -58,4 +73,4 @@ def _transform(source: str) -> tuple[ast.Module, list[Located]]:
     policy = ToolPolicy()
     tree = policy.visit(tree)
     ast.fix_missing_locations(tree)
-    return tree, sorted(set(policy.problems))
+    return tree, sorted(set(policy.problems)), policy.refused_imports

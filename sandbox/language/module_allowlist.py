@@ -79,6 +79,15 @@ ALLOWED_MODULES = frozenset(
         "zlib",
         "sys",
         "pydantic.dataclasses",
+        # pure computation on values, added for issue 31: no files, no process state, no internals
+        "contextvars",
+        "errno",
+        "getopt",
+        "queue",
+        "stat",
+        "stringprep",
+        "struct",
+        "token",
     }
 )
 

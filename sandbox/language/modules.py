@@ -16,7 +16,7 @@ import sys
 import types
 from typing import Any
 
-from sandbox.common.errors import PolicyViolation
+from sandbox.common.errors import ImportRefused, PolicyViolation
 from sandbox.language.arming import imports_checked
 from sandbox.language.module_allowlist import (
     ALLOWED_MODULES,
@@ -27,7 +27,8 @@ from sandbox.language.module_allowlist import (
     UNSHAREABLE_KINDS,
 )
 from sandbox.language.pydantic_loader import load_pydantic
-from sandbox.language.rules import refuse
+from sandbox.language.refused_modules import refusal_reason
+from sandbox.language.rules import refuse, violation
 
 
 class ModuleView:
@@ -135,12 +136,12 @@ _FUTURE_VIEW = ModuleView("__future__", {"annotations": importlib.import_module(
 
 
 def import_refusal(name: str) -> str:
-    """Why ``import name`` is refused, and what may be imported instead."""
+    """Why ``import name`` is refused (what the module does, what to use instead), and what may be imported."""
     allowed = ", ".join(sorted(ALLOWED_MODULES))
     if name in LIBRARY_VIEWS and name not in ALLOWED_MODULES:
         return f'module "{name}" is not installed: pip install "toolpen[ces]" (tools may import: {allowed})'
     return (
-        f'import of module "{name}" is not allowed; tools may import: {allowed} '
+        f'import of module "{name}" is not allowed: {refusal_reason(name)}; tools may import: {allowed} '
         '(under --walls process, walls="process", tools import any installed module: the whole '
         "standard library, numpy, protobuf)"
     )
@@ -172,14 +173,16 @@ def import_view(
     if name == "__future__":
         return _FUTURE_VIEW
     if type(name) is not str or not is_allowed_module(name):
-        refuse(import_refusal(str(name)))
+        # an ImportError where the import runs: a guarded import (try/except ImportError) goes on
+        raise violation(import_refusal(str(name)), ImportRefused)
     if fromlist:
         view = module_view(name)
         for member in fromlist:
             if not hasattr(view, member):  # the interpreter would name the view '<unknown module name>'
-                raise ImportError(
-                    f"cannot import name {member!r} from {name!r}: {missing_member(name, member)}"
-                )
+                message = f"cannot import name {member!r} from {name!r}: {missing_member(name, member)}"
+                if left_out_reason(name, member):  # the wall's refusal, still an ImportError
+                    raise violation(message, ImportRefused)
+                raise ImportError(message)
         return view
     return module_view(name.partition(".")[0])
 

@@ -34,6 +34,9 @@ from sandbox.language.rules import (
 )
 
 Located = tuple[int, int, str]
+RefusedImport = tuple[int, int, str, bool]
+"""An import the wall refuses when it runs: line, column, message, and whether an ``except`` around it catches ImportError."""
+_CATCHES_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 _NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr"})
 READABLE_NAMES = frozenset({"__name__", "__doc__"})
@@ -48,6 +51,8 @@ class ToolPolicy(RestrictingNodeTransformer):
     def __init__(self) -> None:
         super().__init__()
         self.problems: list[Located] = []
+        self.refused_imports: list[RefusedImport] = []
+        self._import_guards = 0
         self._in_class_body = False
         self._class_names: list[str] = []
         self._match_classes = 0
@@ -161,7 +166,12 @@ class ToolPolicy(RestrictingNodeTransformer):
         self.check_name(node, node.name)
         for keyword in node.keywords:
             if keyword.arg == "metaclass" or keyword.arg is None:
-                self.error(node, "metaclass= and **keywords are not allowed in class definitions")
+                self.error(
+                    node,
+                    "metaclass= and **keywords are not allowed in class definitions: a metaclass is a class"
+                    " factory past the sandbox's rules; derive from abc.ABC instead (class Base(ABC): ...),"
+                    " or run with --walls process",
+                )
         self._class_names.append(node.name)
         try:
             with self._class_body(True):
@@ -343,6 +353,25 @@ class ToolPolicy(RestrictingNodeTransformer):
             )
         return self.node_contents_visit(node)
 
+    def visit_Try(self, node: ast.Try) -> ast.AST:
+        """Allowed; an import in a body whose handlers catch ImportError is a guarded one (``_refuse_import``)."""
+        guarded = any(_catches_import_error(handler.type) for handler in node.handlers)
+        self._import_guards += guarded
+        try:
+            node.body = _flat(self.visit(statement) for statement in node.body)
+        finally:
+            self._import_guards -= guarded
+        node.handlers = [cast(ast.ExceptHandler, self.visit(handler)) for handler in node.handlers]
+        node.orelse = _flat(self.visit(statement) for statement in node.orelse)
+        node.finalbody = _flat(self.visit(statement) for statement in node.finalbody)
+        return node
+
+    def _refuse_import(self, node: ast.AST, message: str) -> None:
+        """Not a compile error: the import raises ``ImportRefused`` (an ImportError) when it runs, as
+        CES raises ImportError; ``policy_diagnostics`` reports it (a warning where it is caught)."""
+        line, col = getattr(node, "lineno", 0) or 0, (getattr(node, "col_offset", 0) or 0) + 1
+        self.refused_imports.append((line, col, message, self._import_guards > 0))
+
     def visit_Import(self, node: ast.Import) -> ast.AST:
         """Only vetted module views (``sandbox/language/modules.py``)."""
         for alias in node.names:
@@ -361,12 +390,14 @@ class ToolPolicy(RestrictingNodeTransformer):
             for alias in node.names:
                 reason = left_out_reason(node.module or "", alias.name)
                 if reason:
-                    self.error(node, f'cannot import name "{alias.name}" from "{node.module}": {reason}')
+                    self._refuse_import(
+                        node, f'cannot import name "{alias.name}" from "{node.module}": {reason}'
+                    )
         return cast(ast.AST, super().visit_ImportFrom(node))
 
     def _check_module(self, node: ast.AST, name: str) -> None:
         if not is_allowed_module(name):
-            self.error(node, import_refusal(name))
+            self._refuse_import(node, import_refusal(name))
 
     def visit_Global(self, node: ast.Global) -> ast.AST:
         """Allowed for public names only (no rebinding of guards)."""
@@ -379,6 +410,19 @@ class ToolPolicy(RestrictingNodeTransformer):
         for name in node.names:
             self.check_name(node, name)
         return node
+
+
+def _catches_import_error(caught: ast.expr | None) -> bool:
+    """Whether an ``except`` clause's type catches an ImportError (bare, a name, a tuple of names)."""
+    if caught is None:
+        return True
+    names = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+    return any(isinstance(name, ast.Name) and name.id in _CATCHES_IMPORT_ERROR for name in names)
+
+
+def _flat(visited: Iterator[Any]) -> list[Any]:
+    """Visited statements, where a visit may give a list (a ``match`` with hoisted classes)."""
+    return [item for node in visited for item in (node if isinstance(node, list) else [node])]
 
 
 _INSTEAD = {

@@ -357,11 +357,11 @@ def refuse(message: str) -> NoReturn:
     raise violation(message)
 
 
-def violation(message: str) -> PolicyViolation:
-    """A ``PolicyViolation`` located at the innermost line of tool code on the stack."""
+def violation(message: str, kind: type[PolicyViolation] = PolicyViolation) -> PolicyViolation:
+    """A ``PolicyViolation`` (or ``kind``) located at the innermost line of tool code on the stack."""
     frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") != TOOL_MODULE_NAME:
         frame = frame.f_back
     line = frame.f_lineno if frame is not None else None
     prefix = f"line {line}: " if line is not None else ""
-    return PolicyViolation(prefix + message, line=line)
+    return kind(prefix + message, line=line)

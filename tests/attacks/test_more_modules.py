@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from sandbox.common.errors import PolicyViolation
 from tests.attacks import assert_refused_when_added_or_called, attack
 
 LEFT_OUT = {
@@ -52,8 +51,10 @@ def test_an_xml_external_entity_is_not_fetched(rt: Runtime) -> None:
 
 
 def test_a_left_out_member_says_why(rt: Runtime) -> None:
-    with pytest.raises(PolicyViolation, match="reads or writes files by name; use fromstring / tostring"):
-        rt.add_tool("from xml.etree.ElementTree import parse\ndef tool():\n    return 1\n")
+    tool = rt.add_tool("from xml.etree.ElementTree import parse\ndef tool():\n    return 1\n", replace=True)
+    refused = rt.call(tool.name, {}).error  # where the import runs, as an ImportError
+    assert refused is not None and refused.kind == "policy"
+    assert "reads or writes files by name; use fromstring / tostring" in refused.message
 
 
 def test_writers_into_a_buffer_are_ordinary(rt: Runtime) -> None:

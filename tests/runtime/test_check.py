@@ -37,6 +37,9 @@ def test_no_function_is_an_error() -> None:
     assert "no top-level function" in diagnostics[0].message
 
 
+from sandbox.language.compiler import UNGUARDED_NOTE  # noqa: E402
+from sandbox.language.refused_modules import refusal_reason  # noqa: E402
+
 ALLOWED = ", ".join(sorted(ALLOWED_MODULES))
 PROCESS_WALL = (
     '(under --walls process, walls="process", tools import any installed module: '
@@ -64,7 +67,8 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
         2,
         "error",
         "policy",
-        f'import of module "os" is not allowed; tools may import: {ALLOWED} {PROCESS_WALL}',
+        f'import of module "os" is not allowed: {refusal_reason("os")}; tools may import: {ALLOWED} {PROCESS_WALL}'
+        + UNGUARDED_NOTE,
     ) in found
     assert any(
         found_item[:3] == (3, "warning", "name") and "tool name 'BadName' is not snake_case" in found_item[3]

@@ -1,5 +1,5 @@
 # args: {"kind": "csv", "rows": [["a", 1], ["b", 2]]}
-# refused: it is a metaclass
+# refused: a metaclass is a class factory past the sandbox's rules
 from abc import ABCMeta, abstractmethod
 
 

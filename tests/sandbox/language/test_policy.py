@@ -39,9 +39,16 @@ def test_syntax_errors_are_invalid_source() -> None:
 
 def test_compile_tool_reports_the_first_problem() -> None:
     with pytest.raises(PolicyViolation) as caught:
-        compile_tool("a = 1\nimport socket\nimport os\n")
-    assert (caught.value.line, caught.value.col) == (2, 1)
+        compile_tool("a = 1\nimport socket\nx.__globals__\ny.__code__\n")
+    assert (caught.value.line, caught.value.col) == (3, 1)
     assert caught.value.kind == "policy"
+
+
+def test_a_refused_import_compiles_and_is_reported_a_warning_where_it_is_caught() -> None:
+    source = "try:\n    import ctypes\nexcept ImportError:\n    ctypes = None\nimport gc\n"
+    compile_tool(source)  # raises ImportRefused (an ImportError) where the import runs
+    found = [(d.line, d.col, d.level) for d in policy_diagnostics(source)]
+    assert found == [(2, 5, "warning"), (5, 1, "error")]
 
 
 def test_compiled_code_is_cached_by_source() -> None:

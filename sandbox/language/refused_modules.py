@@ -1,0 +1,197 @@
+"""Why the language wall refuses a module of the standard library, and what to use instead, as data.
+
+An import of a module outside ``module_allowlist.ALLOWED_MODULES`` raises ``ImportRefused`` (an
+``ImportError``) where it runs, so ``try: import x`` / ``except ImportError:`` works as in CES;
+``toolpen check`` reports it at its line and column. The refusal says what the module does that
+the wall keeps from tool code (``REASONS``) and what to use instead; a module not listed here is
+one toolpen does not offer yet. Under ``--walls process`` every installed module imports.
+"""
+
+from __future__ import annotations
+
+INTERNALS = "it leads to the interpreter's internals (frames, code objects, the real builtins, raw memory)"
+PROCESS = "it starts processes or threads, or changes the whole process (signals, limits, terminal, locale)"
+NETWORK = "it opens network connections or servers"
+FILES = "it reads or writes files by name, and a tool has no files of its own"
+NO_INSTEAD = "run the tool with --walls process (plain CPython behind the process wall)"
+
+_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    (
+        INTERNALS,
+        NO_INSTEAD,
+        (
+            "ctypes",
+            "mmap",
+            "gc",
+            "inspect",
+            "dis",
+            "code",
+            "codeop",
+            "marshal",
+            "importlib",
+            "pkgutil",
+            "runpy",
+            "zipimport",
+            "modulefinder",
+            "pyclbr",
+            "pydoc",
+            "pydoc_data",
+            "site",
+            "sysconfig",
+            "symtable",
+            "opcode",
+            "sre_compile",
+            "sre_parse",
+            "sre_constants",
+            "tokenize",
+            "bdb",
+            "pdb",
+            "trace",
+            "tracemalloc",
+            "faulthandler",
+            "cProfile",
+            "profile",
+            "pstats",
+            "doctest",
+            "unittest",
+            "traceback",
+            "linecache",
+            "weakref",
+            "atexit",
+            "threading",
+            "copyreg",
+            "pickletools",
+            "reprlib",
+            "warnings",
+            "encodings",
+            "codecs",
+            "this",
+            "antigravity",
+        ),
+    ),
+    (INTERNALS + ": pickle.loads calls any function its data names", "json", ("pickle", "shelve")),
+    (INTERNALS + ": it runs strings as code", "call the function itself", ("timeit",)),
+    (INTERNALS + ": the builtins are there without an import", "the builtins by name", ("builtins",)),
+    (
+        PROCESS,
+        NO_INSTEAD,
+        (
+            "os",
+            "subprocess",
+            "multiprocessing",
+            "concurrent",
+            "signal",
+            "pty",
+            "tty",
+            "termios",
+            "resource",
+            "fcntl",
+            "grp",
+            "pwd",
+            "posix",
+            "select",
+            "selectors",
+            "syslog",
+            "crypt",
+            "getpass",
+            "readline",
+            "rlcompleter",
+            "curses",
+            "cmd",
+            "pipes",
+            "platform",
+            "locale",
+            "argparse",
+            "optparse",
+        ),
+    ),
+    (
+        NETWORK,
+        "ces_requests (CES's HTTP client) or tools.<name>(...)",
+        (
+            "socket",
+            "ssl",
+            "asyncio",
+            "http",
+            "ftplib",
+            "imaplib",
+            "poplib",
+            "smtplib",
+            "nntplib",
+            "telnetlib",
+            "socketserver",
+            "xmlrpc",
+            "wsgiref",
+            "webbrowser",
+            "cgi",
+            "cgitb",
+            "mailcap",
+            "email",
+            "urllib.request",
+            "urllib.error",
+            "urllib.response",
+            "urllib.robotparser",
+        ),
+    ),
+    (
+        FILES,
+        "io.StringIO / io.BytesIO; gzip.compress; json, csv and tomllib on strings",
+        (
+            "pathlib",
+            "tempfile",
+            "shutil",
+            "glob",
+            "filecmp",
+            "fileinput",
+            "zipfile",
+            "tarfile",
+            "bz2",
+            "lzma",
+            "dbm",
+            "sqlite3",
+            "mailbox",
+            "mimetypes",
+            "plistlib",
+            "wave",
+            "aifc",
+            "sunau",
+            "chunk",
+            "sndhdr",
+            "imghdr",
+            "uu",
+            "tabnanny",
+            "py_compile",
+            "compileall",
+            "zipapp",
+            "venv",
+            "ensurepip",
+            "lib2to3",
+            "idlelib",
+            "tkinter",
+            "turtle",
+            "turtledemo",
+            "configparser",
+            "gettext",
+            "netrc",
+            "genericpath",
+            "posixpath",
+            "ntpath",
+            "nturl2path",
+            "logging",
+            "xml.dom",
+            "xml.sax",
+            "xml.parsers",
+        ),
+    ),
+)
+REASONS: dict[str, tuple[str, str]] = {
+    name: (why, instead) for why, instead, names in _GROUPS for name in names
+}
+"""Top-level module -> (why the wall refuses it, what to use instead)."""
+
+
+def refusal_reason(name: str) -> str:
+    """What the wall does not let tool code do with ``name`` (a top-level module or a submodule), and instead what."""
+    unknown = ("toolpen does not offer this module yet", NO_INSTEAD)
+    why, instead = REASONS.get(name) or REASONS.get(name.partition(".")[0], unknown)
+    return f"{why}; instead: {instead}"
