@@ -10,6 +10,7 @@ through bubblewrap (``sandbox.process.bwrap``) with the seccomp program the host
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import queue
 import signal
@@ -27,6 +28,7 @@ from sandbox.common.errors import IsolationUnavailable
 from sandbox.common.walls import WallsMode
 from sandbox.messages import FORK_REQUEST, Exit, Forked, Warm, Warmed, decode_from_zygote
 from sandbox.process.bwrap import GET_BWRAP, GET_USERNS, bwrap_command
+from sandbox.process.reaper import __file__ as REAPER
 from sandbox.wire import ProtocolError, decode, encode
 
 PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
@@ -116,9 +118,10 @@ class ZygoteLink:
         try:
             if bwrap is not None:
                 command = [*bwrap_command(bwrap, PACKAGE_ROOT, info_fd=info_write), *command]
+            passed = [fd for fd in (theirs.fileno(), program, info_write) if fd >= 0]
             process = _popen(
-                command,
-                pass_fds=[fd for fd in (theirs.fileno(), program, info_write) if fd >= 0],
+                [*reaper_command(passed), *command],
+                pass_fds=passed,
                 close_fds=True,
                 env={
                     "PYTHONPATH": PACKAGE_ROOT,
@@ -184,7 +187,7 @@ class ZygoteLink:
         try:
             self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            self.process.terminate()  # the reaper kills whatever the jail runs, in whatever state
             self.process.wait()
 
     def _read(self) -> None:
@@ -219,7 +222,15 @@ class ZygoteLink:
         )
 
 
+def reaper_command(passed: list[int]) -> list[str]:
+    """The reaper (``sandbox.process.reaper``) that runs the command after it and leaves nothing behind."""
+    return [sys.executable, "-I", "-S", REAPER, str(os.getpid()), ",".join(map(str, passed)), "--"]
+
+
 def _popen(command: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    started = command[command.index("--") + 1]  # the reaper runs it: its absence shows only here
+    if not os.access(started, os.X_OK):
+        raise IsolationUnavailable(f"{started} could not run: {os.strerror(errno.ENOENT)}; {GET_BWRAP}")
     try:
         return subprocess.Popen(command, **options)
     except OSError as exc:  # only the first word can be missing: bwrap, or the interpreter

@@ -286,12 +286,13 @@ KILLED_HOST = textwrap.dedent(
         with open(f"/proc/{pid}/task/{pid}/children") as listing:
             return [int(child) for child in listing.read().split()]
 
+    def below(pid):
+        return [pid] + [each for child in children(pid) for each in below(child)]
+
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:  # bwrap, the zygote and both ready workers
-        jail = [pool.zygote_pid]
-        for zygote in children(jail[0]):
-            jail += [zygote, *children(zygote)]
-        if len(jail) == 4:
+    while time.monotonic() < deadline:  # the reaper, bwrap, the zygote and both ready workers
+        jail = below(pool.zygote_pid)
+        if len(jail) == 5:
             break
         time.sleep(0.05)
     keeper = os.fork()  # holds a copy of the pool's end of the control socket: the zygote sees no EOF
@@ -325,7 +326,7 @@ def test_no_jail_process_outlives_a_killed_host():
         host.wait()
     jail = started["jail"]
     try:
-        assert len(jail) == 4, jail  # bwrap, the zygote, two ready workers
+        assert len(jail) == 5, jail  # the reaper, bwrap, the zygote, two ready workers
         deadline = time.monotonic() + 5
         while any(_running(pid) for pid in jail) and time.monotonic() < deadline:
             time.sleep(0.05)
