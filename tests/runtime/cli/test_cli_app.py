@@ -46,7 +46,8 @@ def test_unpack_check_turn_edit_pack(tmp_path: Path) -> None:
     )
     report = json.loads(turn.stdout)
     assert turn.returncode == 0 and report["success"], turn.stdout + turn.stderr
-    outputs = [call["output"] for call in report["calls"]]
+    # the agent's model callbacks run around each scripted response (issue 30): the tools' outputs
+    outputs = [call["output"] for call in report["calls"] if not call["name"].endswith("_model_callback")]
     assert outputs[0]["name"] == "Ana Souza"  # from the declared default of `customers`
     assert outputs[1] == {"email": "[email]", "loyalty_points": 150, "plan": "Gold"}
     assert outputs[2] == "Hi! I'm customer 123. Please add 50 loyalty points."
