@@ -31,6 +31,7 @@ if _typing.TYPE_CHECKING:
         Conflict,
         HttpDenied,
         HttpFailed,
+        ImportRefused,
         InvalidApp,
         InvalidArguments,
         InvalidSource,
@@ -106,6 +107,7 @@ _EXPORTS = {
     "StoreError": "sandbox.common.errors",
     "SetupError": "sandbox.common.errors",
     "MissingExtra": "sandbox.common.errors",
+    "ImportRefused": "sandbox.common.errors",
     "InvalidApp": "sandbox.common.errors",
     "BadArchive": "sandbox.common.errors",
 }
@@ -121,6 +123,7 @@ __all__ = [
     "Hook",
     "HttpDenied",
     "HttpFailed",
+    "ImportRefused",
     "InvalidApp",
     "InvalidArguments",
     "InvalidSource",

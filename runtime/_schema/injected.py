@@ -38,7 +38,7 @@ def injected_kind(argument: ast.arg, scope: Scope) -> str | None:
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
         try:
             annotation = ast.parse(annotation.value.strip(), mode="eval").body
-        except SyntaxError:
+        except (SyntaxError, MemoryError, RecursionError):  # too deep: the schema reader reports it
             annotation = None
     if isinstance(annotation, ast.Subscript):  # Context[ServerSession, None], RunContextWrapper[T]
         annotation = annotation.value
