@@ -1,0 +1,162 @@
+"""An outside red team's attacks on the escape-class fixes of issue 31, each asserted refused.
+
+Goals: the real ``type`` out of ``typing``, raw memory through numpy, a copy memo through an
+instance dict, unchecked underscore keywords through ``contextlib.contextmanager``'s ``kwds``, and
+a crashed worker through hostile ``str`` subclasses in the error and result paths.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime import Runtime
+from tests.attacks import assert_refused, attack
+
+TYPING_ORIGINS = {
+    "origin-of-Type-int": "typing.get_origin(typing.Type[int])",
+    "origin-of-bare-Type": "typing.get_origin(typing.Type)",
+    "origin-inside-Callable-args": "typing.get_origin(typing.get_args(typing.Callable[[typing.Type[int]], int])[0][0])",
+}
+
+TYPING_ATTACK = """
+import typing
+
+
+def tool() -> str:
+    t = ORIGIN
+    return repr(t("X", (), {}))
+"""
+
+
+@pytest.mark.parametrize("origin", TYPING_ORIGINS.values(), ids=TYPING_ORIGINS.keys())
+def test_typing_introspection_hands_out_no_metaclass(rt: Runtime, origin: str) -> None:
+    assert_refused(rt, attack(rt, TYPING_ATTACK.replace("ORIGIN", origin)))
+
+
+NUMPY_REINTERPRETS = {
+    "getfield-object": "a.getfield(np.dtype(object))",
+    "view-object": "a.view(object)",
+    "overlapping-object-field": 'np.zeros(1, np.dtype({"names": ["a", "b"], "formats": ["u8", "O"], "offsets": [0, 0]}))',
+    "ndarray-over-buffer": "np.ndarray((1,), dtype=object, buffer=bytearray(8))",
+}
+
+NUMPY_ATTACK = """
+import numpy as np
+
+
+def tool() -> str:
+    x = [1]
+    a = np.zeros(2, np.uint64)
+    a[0] = id(x)
+    return repr(REINTERPRET)
+"""
+
+
+@pytest.mark.parametrize("spelling", NUMPY_REINTERPRETS.values(), ids=NUMPY_REINTERPRETS.keys())
+def test_numpy_reinterprets_no_integer_as_an_object(rt: Runtime, spelling: str) -> None:
+    pytest.importorskip("numpy")
+    result = attack(rt, NUMPY_ATTACK.replace("REINTERPRET", spelling))
+    assert_refused(rt, result, ("policy", "tool_error"))
+
+
+def test_an_own_instance_dict_names_no_array_interface(rt: Runtime) -> None:
+    pytest.importorskip("numpy")
+    source = """
+    import numpy as np
+
+
+    class A:
+        pass
+
+
+    def tool() -> list:
+        data = b"0123456789abcdef"
+        a = A()
+        a.__dict__["__array_interface__"] = {"data": (id(data), False), "shape": (16,), "typestr": "|u1", "version": 3}
+        return np.asarray(a).tolist()
+    """
+    assert_refused(rt, attack(rt, source), ("policy", "tool_error"))
+
+
+def test_an_own_instance_dict_supplies_no_deepcopy(rt: Runtime) -> None:
+    source = """
+    import copy
+
+
+    class A:
+        pass
+
+
+    def tool() -> int:
+        got = []
+        a = A()
+        a.__dict__["__deepcopy__"] = lambda memo: got.append(memo) or 1
+        copy.deepcopy([a])
+        return len(got)
+    """
+    result = attack(rt, source)
+    assert result.success and result.output == 0, result
+
+
+def test_contextmanager_kwds_reach_a_namespace_checked(rt: Runtime) -> None:
+    pytest.importorskip("numpy")
+    source = """
+    import contextlib, types
+    import numpy as np
+
+
+    def tool() -> list:
+        data = b"0123456789abcdef"
+        c = contextlib.contextmanager(types.SimpleNamespace)()
+        c.kwds["__array_interface__"] = {"data": (id(data), False), "shape": (16,), "typestr": "|u1", "version": 3}
+
+        @c
+        def g():
+            pass
+
+        g()
+        return []
+    """
+    assert_refused(rt, attack(rt, source), ("policy", "tool_error"))
+
+
+HOSTILE_STR = """
+class S(str):
+    def __getitem__(self, k):
+        raise RuntimeError("getitem")
+
+    def encode(self, *a, **k):
+        raise RuntimeError("encode")
+
+    def __len__(self):
+        raise RuntimeError("len")
+
+    def __hash__(self):
+        raise RuntimeError("hash")
+
+    def __format__(self, spec):
+        raise RuntimeError("format")
+
+    def __str__(self):
+        return self
+"""
+
+HOSTILE_PATHS = {
+    "message": "class E(Exception):\n    def __str__(self):\n        return S('m')\n\n\ndef tool() -> int:\n    raise E()\n",
+    "class-name": "class E(Exception):\n    pass\n\n\nE.__name__ = S('Evil')\nE.__qualname__ = S('Evil')\n\n\ndef tool() -> int:\n    raise E('x')\n",
+    "result": "def tool() -> dict:\n    return {S('k'): S('v')}\n",
+    "print": "def tool() -> int:\n    print(S('hi'))\n    return 1\n",
+    "huge-surrogates": "def tool() -> int:\n    raise ValueError('\\ud800' * 10_000_000)\n",
+    "deep-cause-chain": (
+        "def tool() -> int:\n    e = None\n    for i in range(3000):\n        try:\n"
+        "            if e is None:\n                raise ValueError('0')\n"
+        "            raise ValueError(str(i)) from e\n        except ValueError as x:\n            e = x\n    raise e\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("path", HOSTILE_PATHS.values(), ids=HOSTILE_PATHS.keys())
+def test_hostile_str_subclasses_do_not_crash_the_worker(rt: Runtime, path: str) -> None:
+    result = attack(rt, HOSTILE_STR + "\n\n" + path)
+    if not result.success:
+        assert_refused(rt, result, ("tool_error", "recursion", "output_too_large"))
