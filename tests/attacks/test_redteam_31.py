@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from runtime import Runtime
-from tests.attacks import assert_refused, attack
+from tests.attacks import assert_refused, assert_refused_when_added_or_called, attack
 
 TYPING_ORIGINS = {
     "origin-of-Type-int": "typing.get_origin(typing.Type[int])",
@@ -160,3 +160,29 @@ def test_hostile_str_subclasses_do_not_crash_the_worker(rt: Runtime, path: str) 
     result = attack(rt, HOSTILE_STR + "\n\n" + path)
     if not result.success:
         assert_refused(rt, result, ("tool_error", "recursion", "output_too_large"))
+
+
+C_CALLERS = {
+    "context-run": "contextvars.copy_context().run(p)",
+    "simple-queue": "(q.put(p), q.get())[1]()",
+}
+"""C code calling a partial tool code wrote keywords into (``contextvars``, ``queue``: i31-stdlib)."""
+
+C_CALLER_ATTACK = """
+import contextvars, functools, queue, types
+import numpy as np
+
+
+def tool() -> list:
+    data = b"0123456789abcdef"
+    q = queue.SimpleQueue()
+    p = functools.partial(types.SimpleNamespace)
+    p.keywords["__array_interface__"] = {"data": (id(data), False), "shape": (16,), "typestr": "|u1", "version": 3}
+    return np.asarray(CALL).tolist()
+"""
+
+
+@pytest.mark.parametrize("call", C_CALLERS.values(), ids=C_CALLERS.keys())
+def test_a_partial_called_by_a_new_modules_c_code_checks_its_keywords(rt: Runtime, call: str) -> None:
+    pytest.importorskip("numpy")
+    assert_refused_when_added_or_called(rt, C_CALLER_ATTACK.replace("CALL", call))
