@@ -186,3 +186,32 @@ def tool() -> list:
 def test_a_partial_called_by_a_new_modules_c_code_checks_its_keywords(rt: Runtime, call: str) -> None:
     pytest.importorskip("numpy")
     assert_refused_when_added_or_called(rt, C_CALLER_ATTACK.replace("CALL", call))
+
+
+SHADOWED_KEYWORDS = {
+    "property": "@property\n    def keywords(self):\n        return {}",
+    "class-attribute": "keywords = {}",
+}
+"""A tool subclass shadowing ``keywords``: the check reads the shadow, C calls with the real dict."""
+
+SHADOW_ATTACK = """
+import functools
+
+
+class Sub(functools.partial):
+    SHADOW
+
+    def real(self):
+        return super().keywords
+
+
+def tool() -> str:
+    p = Sub(dict)
+    p.real()["__x"] = 1
+    return repr(p())
+"""
+
+
+@pytest.mark.parametrize("shadow", SHADOWED_KEYWORDS.values(), ids=SHADOWED_KEYWORDS.keys())
+def test_a_subclass_shadowing_keywords_does_not_hide_them_from_the_check(rt: Runtime, shadow: str) -> None:
+    assert_refused_when_added_or_called(rt, SHADOW_ATTACK.replace("SHADOW", shadow))
