@@ -215,3 +215,40 @@ def tool() -> str:
 @pytest.mark.parametrize("shadow", SHADOWED_KEYWORDS.values(), ids=SHADOWED_KEYWORDS.keys())
 def test_a_subclass_shadowing_keywords_does_not_hide_them_from_the_check(rt: Runtime, shadow: str) -> None:
     assert_refused_when_added_or_called(rt, SHADOW_ATTACK.replace("SHADOW", shadow))
+
+
+def test_shadowed_keywords_reach_no_private_parameter_of_pydantic(rt: Runtime) -> None:
+    source = SHADOW_ATTACK.replace("SHADOW", "keywords = {}").replace(
+        'def tool() -> str:\n    p = Sub(dict)\n    p.real()["__x"] = 1\n    return repr(p())',
+        "class Mo(pydantic.BaseModel):\n    a: int = 1\n\n\n"
+        'def tool() -> str:\n    p = Sub(Mo.model_construct)\n    p.real()["_fields_set"] = {"x"}\n'
+        "    return repr(p().model_fields_set)",
+    )
+    assert_refused_when_added_or_called(rt, "import pydantic\n" + source)
+
+
+GETATTRIBUTE_GOALS = {
+    "array-interface": (
+        "import numpy as np\n\n\nclass A:\n    def __getattribute__(self, name):\n"
+        '        return {"data": (id(b"0123456789abcdef"), False), "shape": (16,), "typestr": "|u1", "version": 3}\n\n\n'
+        "def tool() -> list:\n    return np.asarray(A()).tolist()\n"
+    ),
+    "namespace-subclass": (
+        "import numpy as np, types\n\n\nclass A(types.SimpleNamespace):\n    def __getattribute__(self, name):\n"
+        '        return {"data": (id(b"0123456789abcdef"), False), "shape": (16,), "typestr": "|u1", "version": 3}\n\n\n'
+        "def tool() -> list:\n    return np.asarray(A()).tolist()\n"
+    ),
+    "deepcopy-memo": (
+        "import copy\n\ngot = []\n\n\nclass A:\n    def __getattribute__(self, name):\n"
+        "        return lambda memo: got.append(memo) or 1\n\n\n"
+        "def tool() -> int:\n    copy.deepcopy([A()])\n    return len(got)\n"
+    ),
+}
+"""A ``__getattribute__`` of the tool's answering the names numpy and ``copy`` read."""
+
+
+@pytest.mark.parametrize("source", GETATTRIBUTE_GOALS.values(), ids=GETATTRIBUTE_GOALS.keys())
+def test_getattribute_answers_no_special_name_to_c_code(rt: Runtime, source: str) -> None:
+    if "numpy" in source:
+        pytest.importorskip("numpy")
+    assert_refused_when_added_or_called(rt, source)
