@@ -44,7 +44,7 @@ class CheckedPartial(functools.partial):  # type: ignore[type-arg]
     __slots__ = ()
 
     def __call__(self, /, *args: Any, **keywords: Any) -> Any:
-        _checked(self.keywords)
+        _checked(functools.partial.__dict__["keywords"].__get__(self))  # not a subclass's shadow
         _checked(keywords)
         return functools.partial.__call__(self, *args, **keywords)
 
