@@ -462,8 +462,8 @@ def test_an_exported_app_is_served_with_its_callbacks_fakes_and_declared_default
         page.click("#groups button:text-is('app_turn.json')")
         page.click("#run-turn")
         page.wait_for_selector("#turn-status.ok")
-        assert "faked" in page.locator("#steps > li").nth(0).text_content()
-        assert "Test Customer" in page.locator("#steps > li").nth(0).text_content()
+        faked = [step for step in page.locator("#steps > li").all_text_contents() if "faked" in step]
+        assert faked and "Test Customer" in faked[0]  # after the model callbacks' own steps
         changed = page.locator("#turn-diff tbody tr.changed td").all_text_contents()
         assert changed[0] == "customer_profile" and '"loyalty_points":150' in changed[2]
         assert "customers" in page.locator("#turn-diff tbody tr.same").first.text_content()
