@@ -117,11 +117,6 @@ PENDING: dict[tuple[str, str], str] = {
     ("save_blog_post_to_file.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
     ("save_blog_post_to_file.py", "process"): "stdlib (i31-stdlib): no writable per-call scratch directory",
     **{
-        (name, walls): "ADK ToolContext.actions (transfer_to_agent, escalate) not offered by the CES context"
-        for name in ("check_and_transfer.py",)
-        for walls in ("process",)
-    },
-    **{
         (
             name,
             walls,
