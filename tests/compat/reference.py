@@ -156,16 +156,19 @@ def run_in_cpython(tool: CorpusTool) -> Observed:
             if asyncio.iscoroutine(result):
                 result = asyncio.run(result)
     except Exception as exc:  # a failed call leaves the state it was given
-        lines = [
-            line
-            for frame, line in traceback.walk_tb(exc.__traceback__)
-            if frame.f_code.co_filename == filename
-        ]
-        line = lines[-1] if lines else None
-        where = f" (line {line})" if line is not None else ""
-        error = {"kind": "tool_error", "message": f"{type(exc).__name__}: {exc}{where}", "line": line}
+        error = tool_error(exc, filename)
         return Observed(None, PlainContext(tool.context).state, printed.getvalue(), error)
     finally:
         del sys.modules[module.__name__]
     output = json.loads(json.dumps(result, default=jsonable, allow_nan=False, ensure_ascii=False))
     return Observed(output, json.loads(json.dumps(context.state)), printed.getvalue())
+
+
+def tool_error(exc: BaseException, filename: str) -> dict[str, Any]:
+    """CPython's failure as toolpen reports a tool's: ``tool_error``, the message, the tool's last line."""
+    lines = [
+        line for frame, line in traceback.walk_tb(exc.__traceback__) if frame.f_code.co_filename == filename
+    ]
+    line = lines[-1] if lines else None
+    where = f" (line {line})" if line is not None else ""
+    return {"kind": "tool_error", "message": f"{type(exc).__name__}: {exc}{where}", "line": line}

@@ -34,14 +34,13 @@ import json
 import os
 import sys
 import tempfile
-import traceback
 import types
 import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.compat.reference import CALL_ID, INVOCATION_ID, Observed, PlainContext
+from tests.compat.reference import CALL_ID, INVOCATION_ID, Observed, PlainContext, tool_error
 
 HERE = Path(__file__).resolve().parent / "wild"
 MANIFEST = HERE / "MANIFEST.sha256"
@@ -225,14 +224,7 @@ def run_reference(tool: WildTool) -> Observed:
                 jsonable = pydantic_core.to_jsonable_python(result, fallback=_annotated_fallback)
                 output = json.loads(json.dumps(jsonable, allow_nan=False, ensure_ascii=False))
     except Exception as exc:  # a failed call leaves the state it was given
-        lines = [
-            line
-            for frame, line in traceback.walk_tb(exc.__traceback__)
-            if frame.f_code.co_filename == filename
-        ]
-        line = lines[-1] if lines else None
-        where = f" (line {line})" if line is not None else ""
-        error = {"kind": "tool_error", "message": f"{type(exc).__name__}: {exc}{where}", "line": line}
+        error = tool_error(exc, filename)
         return Observed(None, PlainContext(tool.snapshot).state, printed.getvalue(), error)
     finally:
         os.chdir(cwd)
