@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runtime._egress import is_loopback_host
 from runtime._web.files import Listing, PageFile, app_listing, discover
 from runtime._web.turns import APP_NAME, Setup, app_runtime_for, turn_runtime
 from sandbox.common.errors import InvalidArguments, ToolpenError
@@ -108,7 +109,13 @@ class Playground:
             }
             about["toolsets"] = sorted(app.toolsets)
         files = [file.to_dict() for file in self.listing.files.values()]
-        return {"tools": files, "walls": self.config.walls, "app": about, "session": self.session}
+        return {
+            "tools": files,
+            "walls": self.config.walls,
+            "app": about,
+            "session": self.session,
+            "public": not is_loopback_host(self.config.host),
+        }
 
     def read(self, path: str) -> dict[str, Any]:
         """One listed file as it is now (on disk when it lives there)."""
@@ -224,7 +231,7 @@ class Playground:
         for path, file in self.listing.files.items():
             try:
                 labels[edits[path] if path in edits else file.read()] = file.label
-            except (OSError, UnicodeDecodeError):
+            except (OSError, UnicodeDecodeError, InvalidArguments):
                 continue
         return {
             kind: [labels.get(hook.source, hook.entry) for hook in hooks]
@@ -248,7 +255,7 @@ class Playground:
             raise InvalidArguments(
                 f"{file.label} is read-only here: the app is a zip (`toolpen app unpack` it) or the code is inline"
             )
-        file.disk.write_text(source, encoding="utf-8")
+        file.on_disk().write_text(source, encoding="utf-8")
 
     def close(self) -> None:
         self.runtime.close(close_store=False)

@@ -1,5 +1,14 @@
-// toolpen web: the playground page. Plain JS, no build step; every request rides on the token cookie.
+// toolpen web: the playground page. Plain JS, no build step. The token comes in the URL's fragment
+// (never sent to a server), is kept in this origin's sessionStorage and rides on every API request.
 "use strict";
+
+const TOKEN_KEY = "toolpen-web-token";
+(() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get("token")
+    || new URLSearchParams(location.search).get("token");
+  if (given) sessionStorage.setItem(TOKEN_KEY, given);
+  if (location.hash || location.search) history.replaceState(null, "", location.pathname);
+})();
 
 const $ = (id) => document.getElementById(id);
 const NEW_TURN = "(new turn)";
@@ -13,10 +22,11 @@ const state = {
 };
 
 async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  const headers = { "X-Toolpen-Token": sessionStorage.getItem(TOKEN_KEY) || "" };
+  const options = body === undefined ? { headers } : {
+    method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
-  const response = await fetch(path, { credentials: "same-origin", ...options });
+  const response = await fetch(path, { credentials: "omit", ...options });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error ? `${data.error.kind}: ${data.error.message}` : response.statusText);
   return data;
@@ -442,8 +452,9 @@ function newTurn() {
 const GROUPS = [["tool", "Tools"], ["callbacks", "Callbacks"], ["fakes", "Fakes"], ["turn", "Turns"]];
 
 async function loadFiles() {
-  const { tools, walls, app, session } = await api("/api/tools");
+  const { tools, walls, app, session, public: exposed } = await api("/api/tools");
   state.session = session;
+  $("public-warning").hidden = !exposed;
   $("walls").textContent = `walls: ${walls}`;
   state.files = tools;
   state.app = app;
@@ -548,7 +559,6 @@ function wire() {
   });
 }
 
-if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
 wire();
 loadFiles().then(loadTimeline).catch((e) => status(e.message));
 setInterval(() => watchFile().catch((e) => status(e.message)), 1500);
