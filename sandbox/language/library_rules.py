@@ -48,6 +48,11 @@ TYPE_STAND_INS: dict[type, Any] = {}
 """What ``type(x)`` answers for library classes whose real class tool code may not call (``numpy.ndarray``)."""
 
 
+def words(text: str) -> tuple[str, ...]:
+    """The whitespace-separated names of ``text`` (a view's allowlist, written as prose is)."""
+    return tuple(text.split())
+
+
 def register_library_types(finder: LibraryRuleFinder) -> None:
     """Add ``finder``: given a class, the rule for it (its instances and itself), or None."""
     _RULE_FINDERS.append(finder)

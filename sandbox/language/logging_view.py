@@ -35,7 +35,7 @@ from typing import Any
 from sandbox.language import guards, streams
 from sandbox.language.compiler import TOOL_FILENAME
 from sandbox.language.formatting import GuardedFormat
-from sandbox.language.library_rules import SAFE_FORMAT_METHODS, LibraryRule, register_library_types
+from sandbox.language.library_rules import SAFE_FORMAT_METHODS, LibraryRule, register_library_types, words
 from sandbox.language.rules import GUARD_MODULES, TOOL_MODULE_NAME, exact_str, is_tool_class, refuse
 
 UNKNOWN_CALLER = ("(unknown file)", 0, "(unknown function)", None)
@@ -66,29 +66,37 @@ _LEFT_OUT = {
     "logThreads": _PROCESS,
     "logAsyncioTasks": _PROCESS,
 }
-_NAMES = (
+_NAMES = words(
     "CRITICAL FATAL ERROR WARNING WARN INFO DEBUG NOTSET BASIC_FORMAT"
     " critical fatal error exception warning warn info debug log disable shutdown"
     " getLogger getLevelName addLevelName getLevelNamesMapping getHandlerByName getHandlerNames"
     " Logger LoggerAdapter Handler NullHandler Formatter BufferingFormatter Filter Filterer LogRecord root"
-).split()
+)
 
 _LOGGER = frozenset(
-    "name level parent propagate handlers disabled filters setLevel debug info warning warn error exception"
-    " critical fatal log isEnabledFor getEffectiveLevel getChild getChildren addHandler removeHandler"
-    " hasHandlers addFilter removeFilter filter".split()
+    words(
+        "name level parent propagate handlers disabled filters setLevel debug info warning warn error exception"
+        " critical fatal log isEnabledFor getEffectiveLevel getChild getChildren addHandler removeHandler"
+        " hasHandlers addFilter removeFilter filter"
+    )
 )
 _ADAPTER = frozenset(
-    "logger extra merge_extra name process debug info warning warn error exception critical log"
-    " isEnabledFor setLevel getEffectiveLevel hasHandlers".split()
+    words(
+        "logger extra merge_extra name process debug info warning warn error exception critical log"
+        " isEnabledFor setLevel getEffectiveLevel hasHandlers"
+    )
 )
 _HANDLER = frozenset(
-    "name level formatter filters lock stream terminator get_name set_name setLevel setFormatter addFilter"
-    " removeFilter filter format handle emit flush close acquire release createLock handleError setStream".split()
+    words(
+        "name level formatter filters lock stream terminator get_name set_name setLevel setFormatter addFilter"
+        " removeFilter filter format handle emit flush close acquire release createLock handleError setStream"
+    )
 )
 _FORMATTER = frozenset(
-    "format formatTime formatException formatStack formatMessage usesTime converter datefmt"
-    " default_time_format default_msec_format formatHeader formatFooter linefmt".split()
+    words(
+        "format formatTime formatException formatStack formatMessage usesTime converter datefmt"
+        " default_time_format default_msec_format formatHeader formatFooter linefmt"
+    )
 )
 _RECORD = frozenset({"getMessage"})
 _FILTER = frozenset({"name", "nlen", "filter", "addFilter", "removeFilter", "filters"})
@@ -146,7 +154,11 @@ def members(name: str) -> dict[str, Any]:
     """The members of the view of ``logging``."""
     close_logging()
     found = {member: getattr(logging, member) for member in _NAMES if hasattr(logging, member)}
-    return found | {"StreamHandler": StreamHandler, "basicConfig": basicConfig, "makeLogRecord": makeLogRecord}
+    return found | {
+        "StreamHandler": StreamHandler,
+        "basicConfig": basicConfig,
+        "makeLogRecord": makeLogRecord,
+    }
 
 
 def left_out(module: str, member: str) -> str | None:
@@ -177,13 +189,15 @@ def close_logging() -> None:
     logging.Logger.makeRecord = _make_record  # type: ignore[method-assign]
     logging.Formatter.formatException = _format_exception  # type: ignore[method-assign]
     logging.Handler.handleError = _handle_error  # type: ignore[method-assign]
-    logging.StrFormatStyle._format = _guarded_str_format  # type: ignore[method-assign]
-    logging.currentframe = _no_frame
+    logging.StrFormatStyle._format = _guarded_str_format  # type: ignore[attr-defined]
+    logging.currentframe = _no_frame  # type: ignore[assignment]
     logging.basicConfig = _configure_into_call_log  # what logging.info(...) calls without a handler
     last_resort = logging.StreamHandler(streams.STDERR)
     last_resort.setLevel(logging.WARNING)
     logging.lastResort = last_resort
-    SAFE_FORMAT_METHODS.update({logging.Handler.format, logging.Formatter.format, logging.BufferingFormatter.format})
+    SAFE_FORMAT_METHODS.update(
+        {logging.Handler.format, logging.Formatter.format, logging.BufferingFormatter.format}
+    )
     register_library_types(_logging_rule)
 
 

@@ -61,7 +61,8 @@ def _starter(name: str) -> Any:
 
 
 STARTERS = {
-    name: _starter(name) for name in ("run", "call", "check_call", "check_output", "getoutput", "getstatusoutput")
+    name: _starter(name)
+    for name in ("run", "call", "check_call", "check_output", "getoutput", "getstatusoutput")
 }
 
 

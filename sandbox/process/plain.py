@@ -42,7 +42,9 @@ ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 BLAS, which start a thread pool when imported, are told to use the calling thread only."""
 
 
-def plain_globals(*, injected: dict[str, object], output: OutputCapture, entry: str = "tool") -> dict[str, Any]:
+def plain_globals(
+    *, injected: dict[str, object], output: OutputCapture, entry: str = "tool"
+) -> dict[str, Any]:
     """Fresh module globals: the real builtins, ``print`` into ``output``, ``__file__`` named like
     the tool (``namespace.tool_file``), and the injected names."""
     for key, value in ONE_THREAD.items():
