@@ -6,7 +6,8 @@ Tool code gets ``logging``'s own loggers, handlers, formatters, filters and reco
 output goes (``streams.STDERR``): the stream ``basicConfig()`` and ``StreamHandler()`` default to,
 and the last-resort handler (WARNING and above, the message alone) when no handler is configured.
 
-What logging would hand out, and how the view closes it (each part of ``close_logging``):
+What logging would hand out, and how the view closes it (``_REPLACEMENTS``, in a process armed
+for tool code: a worker under the language wall; under ``walls="process"`` logging is CPython's):
 - frames: ``findCaller`` is replaced by one that only reports the tool's own frames (a library's
   or toolpen's frame is ``(unknown file)``), ``stack_info`` lists the tool's frames only, and
   ``currentframe`` is not offered; an exception's traceback in a record is formatted with the
@@ -33,6 +34,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from sandbox.language import guards, streams
+from sandbox.language.arming import on_arming
 from sandbox.language.compiler import TOOL_FILENAME
 from sandbox.language.formatting import GuardedFormat
 from sandbox.language.library_rules import SAFE_FORMAT_METHODS, LibraryRule, register_library_types, words
@@ -131,7 +133,7 @@ def _configure_into_call_log(**kwargs: Any) -> None:
     """The real ``basicConfig`` with the call's log as its default stream."""
     if "handlers" not in kwargs and "filename" not in kwargs and kwargs.get("stream") is None:
         kwargs["stream"] = streams.STDERR
-    _ORIGINAL_BASIC_CONFIG(**kwargs)
+    _ORIGINALS[logging, "basicConfig"](**kwargs)
 
 
 def makeLogRecord(attributes: dict[str, Any]) -> logging.LogRecord:  # noqa: N802 - logging's own name
@@ -152,7 +154,6 @@ def _public_keys(attributes: Any, what: str) -> dict[str, Any]:
 
 def members(name: str) -> dict[str, Any]:
     """The members of the view of ``logging``."""
-    close_logging()
     found = {member: getattr(logging, member) for member in _NAMES if hasattr(logging, member)}
     return found | {
         "StreamHandler": StreamHandler,
@@ -166,39 +167,20 @@ def left_out(module: str, member: str) -> str | None:
     return _LEFT_OUT.get(member)
 
 
-# --- closing logging, once per process -------------------------------------------------------
+# --- closing logging while the checks are armed ------------------------------------------------
 
-_ORIGINAL_BASIC_CONFIG = logging.basicConfig
-_ORIGINAL_MAKE_RECORD = logging.Logger.makeRecord
-_ORIGINAL_FORMAT_EXCEPTION = logging.Formatter.formatException
 _INTERNAL_FILES = frozenset(
     {logging.addLevelName.__code__.co_filename, __file__}
     | {str(getattr(sys.modules.get(name), "__file__", None)) for name in GUARD_MODULES}
 )
 """Frames ``findCaller`` steps over: logging's, this module's and the guards' (``_apply_`` calls for the tool)."""
 _STRING_FORMAT = GuardedFormat(guards.guarded_getattr)
-_closed: list[bool] = []
 
 
-def close_logging() -> None:
-    """Replace what logging would hand out (see the module docstring); idempotent."""
-    if _closed:
-        return
-    _closed.append(True)
-    logging.Logger.findCaller = _find_tool_caller  # type: ignore[method-assign]
-    logging.Logger.makeRecord = _make_record  # type: ignore[method-assign]
-    logging.Formatter.formatException = _format_exception  # type: ignore[method-assign]
-    logging.Handler.handleError = _handle_error  # type: ignore[method-assign]
-    logging.StrFormatStyle._format = _guarded_str_format  # type: ignore[attr-defined]
-    logging.currentframe = _no_frame  # type: ignore[assignment]
-    logging.basicConfig = _configure_into_call_log  # what logging.info(...) calls without a handler
-    last_resort = logging.StreamHandler(streams.STDERR)
-    last_resort.setLevel(logging.WARNING)
-    logging.lastResort = last_resort
-    SAFE_FORMAT_METHODS.update(
-        {logging.Handler.format, logging.Formatter.format, logging.BufferingFormatter.format}
-    )
-    register_library_types(_logging_rule)
+def _close_logging(armed: bool) -> None:
+    """In a process armed for tool code, logging as the module docstring says; else logging as it was."""
+    for owner, name, replacement in _REPLACEMENTS:
+        setattr(owner, name, replacement if armed else _ORIGINALS[owner, name])
 
 
 def _no_frame() -> None:
@@ -252,7 +234,7 @@ def _make_record(self: logging.Logger, name: str, level: int, fn: str, *args: An
         args = (*args[:5], _public_keys(args[5], "extra"), *args[6:])
     if kwargs.get("extra") is not None:
         kwargs["extra"] = _public_keys(kwargs["extra"], "extra")
-    record = _ORIGINAL_MAKE_RECORD(self, name, level, fn, *args, **kwargs)
+    record = _ORIGINALS[logging.Logger, "makeRecord"](self, name, level, fn, *args, **kwargs)
     if fn == UNKNOWN_CALLER[0]:
         record.msg, record.args = _message_text(record), ()
     return record
@@ -356,3 +338,30 @@ def _instance_dict(obj: Any) -> dict[str, Any]:
     except AttributeError:
         return {}
     return found if type(found) is dict else {}
+
+
+def _last_resort() -> logging.Handler:
+    """CPython's last-resort handler (WARNING and above, the message alone) into the call's log."""
+    handler = logging.StreamHandler(streams.STDERR)
+    handler.setLevel(logging.WARNING)
+    return handler
+
+
+_REPLACEMENTS: tuple[tuple[Any, str, Any], ...] = (
+    (logging.Logger, "findCaller", _find_tool_caller),
+    (logging.Logger, "makeRecord", _make_record),
+    (logging.Formatter, "formatException", _format_exception),
+    (logging.Handler, "handleError", _handle_error),
+    (logging.StrFormatStyle, "_format", _guarded_str_format),
+    (logging, "currentframe", _no_frame),
+    (logging, "basicConfig", _configure_into_call_log),  # what logging.info(...) calls without a handler
+    (logging, "lastResort", _last_resort()),
+)
+_ORIGINALS: dict[tuple[Any, str], Any] = {
+    (owner, name): getattr(owner, name) for owner, name, _ in _REPLACEMENTS
+}
+SAFE_FORMAT_METHODS.update(
+    {logging.Handler.format, logging.Formatter.format, logging.BufferingFormatter.format}
+)
+register_library_types(_logging_rule)
+on_arming(_close_logging)
