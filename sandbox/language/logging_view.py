@@ -42,7 +42,7 @@ from sandbox.language.rules import GUARD_MODULES, TOOL_MODULE_NAME, exact_str, i
 
 UNKNOWN_CALLER = ("(unknown file)", 0, "(unknown function)", None)
 """What CPython's ``findCaller`` answers when it finds no frame; here for every frame not the tool's."""
-_FILES = "it writes files by name; log to the call's log (StreamHandler, basicConfig without filename)"
+_FILES = "it writes files by name; instead: the call's log (StreamHandler, basicConfig without filename)"
 _PROCESS = "it changes how the whole process logs, past the call's log"
 _LEFT_OUT = {
     "currentframe": "it hands out the interpreter's frames",
@@ -54,9 +54,6 @@ _LEFT_OUT = {
     "lastResort": "it is the process's own handler; the call's log gets WARNING and above without one",
     "raiseExceptions": "a process-wide switch; a failing handler reports on the call's log",
     "FileHandler": _FILES,
-    "config": "dictConfig and fileConfig import and call any name their input names; use basicConfig,"
-    " addHandler and setLevel",
-    "handlers": "its handlers open files, sockets and processes; use StreamHandler or your own Handler subclass",
     "PercentStyle": "an internal class of Formatter; pass style= to Formatter",
     "StrFormatStyle": "an internal class of Formatter; pass style= to Formatter",
     "StringTemplateStyle": "an internal class of Formatter; pass style= to Formatter",

@@ -209,6 +209,8 @@ def left_out_reason(module: str, member: str) -> str | None:
     if member in object.__getattribute__(view, "_members") or not _has_member(module, member):
         return None
     reason = LEFT_OUT.get(module, {}).get(member)
+    if reason is None and f"{module}.{member}" in REASONS:  # a submodule the wall refuses (logging.config)
+        reason = refusal_reason(f"{module}.{member}")
     if reason is None and module in LIBRARY_VIEWS:
         reason = importlib.import_module(LIBRARY_VIEWS[module]).left_out(module, member)
     if reason is None:
