@@ -245,11 +245,19 @@ def _message_text(record: logging.LogRecord) -> str:
 
 
 def _format_exception(self: logging.Formatter, ei: Any) -> str:
-    """``Formatter.formatException``: CPython's text with the tool's frames only."""
-    kind, value, tb = ei
-    if tb is None and isinstance(value, BaseException):
-        tb = value.__traceback__
-    exception = traceback.TracebackException(kind, value, tb, compact=True)
+    """``Formatter.formatException``: CPython's text with the tool's frames only.
+
+    Only real exceptions and tracebacks are walked (``exc_info`` is whatever tool code passed): a
+    stand-in traceback names the code and file whose lines ``linecache`` would read from disk.
+    """
+    _, value, tb = ei
+    if not isinstance(value, BaseException):
+        value = None
+    if type(tb) is not types.TracebackType:
+        tb = value.__traceback__ if value is not None else None
+    if not _interpreters_own_chain(value):
+        return f"{type(value).__name__}: {_plain_str(value)}"
+    exception = traceback.TracebackException(type(value), value, tb, compact=True)
     for link in _chain(exception):
         link.stack = traceback.StackSummary.from_list(
             [entry for entry in link.stack if entry.filename == TOOL_FILENAME]
@@ -257,6 +265,37 @@ def _format_exception(self: logging.Formatter, ei: Any) -> str:
         for entry in link.stack:
             entry.filename = _tool_file()
     return "".join(exception.format()).rstrip("\n")
+
+
+_GROUP_MEMBERS = BaseExceptionGroup.__dict__["exceptions"]
+_CAUSE, _CONTEXT = BaseException.__dict__["__cause__"], BaseException.__dict__["__context__"]
+
+
+def _interpreters_own_chain(value: BaseException | None) -> bool:
+    """Whether every exception ``traceback`` would walk from ``value`` (causes, contexts, a group's
+    members) is reached through the interpreter's own slots: a group class of the tool's could
+    answer ``exceptions`` with stand-ins holding a ``__traceback__`` of their own."""
+    seen: set[int] = set()
+    pending = [value]
+    while pending:
+        link = pending.pop()
+        if link is None or id(link) in seen:
+            continue
+        seen.add(id(link))
+        if isinstance(link, BaseExceptionGroup):
+            owner = next(cls for cls in type(link).__mro__ if "exceptions" in vars(cls))
+            if vars(owner)["exceptions"] is not _GROUP_MEMBERS:
+                return False
+            pending.extend(_GROUP_MEMBERS.__get__(link))
+        pending.extend((_CAUSE.__get__(link), _CONTEXT.__get__(link)))
+    return True
+
+
+def _plain_str(value: object) -> str:
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - the tool's __str__
+        return "<exception str() failed>"
 
 
 def _chain(exception: traceback.TracebackException) -> Iterator[traceback.TracebackException]:

@@ -324,3 +324,77 @@ def test_subprocess_view_hands_out_no_module_or_globals(rt: Runtime, spelling: s
     assert_refused_when_added_or_called(
         rt, f"import subprocess\n\n\ndef tool() -> str:\n    return repr({spelling})\n"
     )
+
+
+STAND_IN_TRACEBACKS = {
+    "format-exception": "logging.Formatter().formatException((KeyError, KeyError('k'), Tb()))",
+    "exc-info-tuple": "emit(exc_info=(KeyError, KeyError('k'), Tb()))",
+    "exc-info-non-exception": "logging.Formatter().formatException((KeyError, Tb(), Tb()))",
+    "group-answering-stand-ins": "logging.Formatter().formatException((None, Group('g', [KeyError()]), None))",
+}
+STAND_IN_TOOL = """
+import io
+import logging
+
+
+def tool() -> list:
+    return [SPELLING, walked]
+
+
+walked = []
+
+
+class Code:
+    co_filename = "HOST_FILE"
+    co_name = "read"
+
+    def co_positions(self):
+        walked.append("walked")
+        return iter([(1, 1, 0, 10)] * 8)
+
+
+class Frame:
+    f_code = Code()
+    f_globals = {}
+    f_locals = {}
+    f_lineno = 1
+
+
+class Tb:
+    tb_frame = Frame()
+    tb_lineno = 1
+    tb_lasti = 0
+    tb_next = None
+
+
+class Member:
+    def __init__(self):
+        self.note = Tb()
+
+
+class Group(ExceptionGroup):
+    @property
+    def exceptions(self):
+        return (Member(),)
+
+
+def emit(**kwargs):
+    text = io.StringIO()
+    log = logging.getLogger("stand-in")
+    log.addHandler(logging.StreamHandler(text))
+    log.error("x", **kwargs)
+    return text.getvalue()
+"""
+
+
+@pytest.mark.parametrize("spelling", STAND_IN_TRACEBACKS.values(), ids=STAND_IN_TRACEBACKS.keys())
+def test_a_stand_in_traceback_is_never_walked(rt: Runtime, spelling: str) -> None:
+    host_file = f"{PACKAGE_DIR}/sandbox/language/rules.py"  # its first line would show if read
+    source = STAND_IN_TOOL.replace("HOST_FILE", host_file).replace("SPELLING", spelling)
+    result = attack(rt, source)
+    if not result.success:
+        assert_refused(rt, result, ("policy", "tool_error"))
+        return
+    text, walked = result.output
+    assert walked == []  # traceback never walked the stand-in: no file named by it was read
+    assert "language wall" not in text and host_file not in text
