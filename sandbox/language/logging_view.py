@@ -26,6 +26,8 @@ for tool code: a worker under the language wall; under ``walls="process"`` loggi
 
 from __future__ import annotations
 
+import importlib
+import io
 import logging
 import sys
 import traceback
@@ -69,7 +71,7 @@ _NAMES = words(
     "CRITICAL FATAL ERROR WARNING WARN INFO DEBUG NOTSET BASIC_FORMAT"
     " critical fatal error exception warning warn info debug log disable shutdown"
     " getLogger getLevelName addLevelName getLevelNamesMapping getHandlerByName getHandlerNames"
-    " Logger LoggerAdapter Handler NullHandler Formatter BufferingFormatter Filter Filterer LogRecord root"
+    " Logger LoggerAdapter Handler StreamHandler NullHandler Formatter BufferingFormatter Filter Filterer LogRecord root"
 )
 
 _LOGGER = frozenset(
@@ -88,7 +90,7 @@ _ADAPTER = frozenset(
 _HANDLER = frozenset(
     words(
         "name level formatter filters lock stream terminator get_name set_name setLevel setFormatter addFilter"
-        " removeFilter filter format handle emit flush close acquire release createLock handleError setStream"
+        " removeFilter filter format handle emit flush close acquire release createLock handleError"
     )
 )
 _FORMATTER = frozenset(
@@ -110,13 +112,6 @@ _FAMILIES: tuple[tuple[type, frozenset[str]], ...] = (
     (logging.Filterer, _FILTER),
 )
 """Each logging class family and the names of it tool code may read (besides an instance's own data)."""
-
-
-class StreamHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """``logging.StreamHandler``; without a stream it writes to the call's log (what stderr is for tools)."""
-
-    def __init__(self, stream: Any = None) -> None:
-        super().__init__(streams.STDERR if stream is None else stream)
 
 
 def basicConfig(**kwargs: Any) -> None:  # noqa: N802 - logging's own name
@@ -152,11 +147,7 @@ def _public_keys(attributes: Any, what: str) -> dict[str, Any]:
 def members(name: str) -> dict[str, Any]:
     """The members of the view of ``logging``."""
     found = {member: getattr(logging, member) for member in _NAMES if hasattr(logging, member)}
-    return found | {
-        "StreamHandler": StreamHandler,
-        "basicConfig": basicConfig,
-        "makeLogRecord": makeLogRecord,
-    }
+    return found | {"basicConfig": basicConfig, "makeLogRecord": makeLogRecord}
 
 
 def left_out(module: str, member: str) -> str | None:
@@ -168,7 +159,7 @@ def left_out(module: str, member: str) -> str | None:
 
 _INTERNAL_FILES = frozenset(
     {logging.addLevelName.__code__.co_filename, __file__}
-    | {str(getattr(sys.modules.get(name), "__file__", None)) for name in GUARD_MODULES}
+    | {str(importlib.import_module(name).__file__) for name in GUARD_MODULES}
 )
 """Frames ``findCaller`` steps over: logging's, this module's and the guards' (``_apply_`` calls for the tool)."""
 _STRING_FORMAT = GuardedFormat(guards.guarded_getattr)
@@ -361,11 +352,19 @@ def _reader(names: frozenset[str]) -> Any:
         if not (name in names or own_data or (owner is not None and is_tool_class(owner))):
             refuse(f"logging: attribute {name!r} of {type(obj).__name__} is not available in toolpen")
         value = getattr(obj, name, *default)
+        if type(value) in _PROCESS_FILES:  # a handler a library made over the process's stderr
+            refuse(f"logging: attribute {name!r} of {type(obj).__name__} is one of the process's own files")
         if name == "exc_info" and isinstance(obj, logging.LogRecord) and isinstance(value, tuple):
             return (*value[:2], None)  # the traceback's frames lead to every caller's globals
         return value
 
     return attribute
+
+
+_PROCESS_FILES = frozenset(
+    {io.TextIOWrapper, io.BufferedWriter, io.BufferedReader, io.BufferedRandom, io.FileIO}
+)
+"""Real files (``sys.__stderr__``, what a library's ``StreamHandler()`` holds): never handed to tool code."""
 
 
 def _instance_dict(obj: Any) -> dict[str, Any]:
@@ -376,6 +375,11 @@ def _instance_dict(obj: Any) -> dict[str, Any]:
     return found if type(found) is dict else {}
 
 
+def _stream_handler_init(self: logging.StreamHandler, stream: Any = None) -> None:  # type: ignore[type-arg]
+    """``StreamHandler.__init__``: without a stream it writes to the call's log (what stderr is for tools)."""
+    _ORIGINALS[logging.StreamHandler, "__init__"](self, streams.STDERR if stream is None else stream)
+
+
 def _last_resort() -> logging.Handler:
     """CPython's last-resort handler (WARNING and above, the message alone) into the call's log."""
     handler = logging.StreamHandler(streams.STDERR)
@@ -384,6 +388,7 @@ def _last_resort() -> logging.Handler:
 
 
 _REPLACEMENTS: tuple[tuple[Any, str, Any], ...] = (
+    (logging.StreamHandler, "__init__", _stream_handler_init),
     (logging.Logger, "findCaller", _find_tool_caller),
     (logging.Logger, "makeRecord", _make_record),
     (logging.Formatter, "formatException", _format_exception),

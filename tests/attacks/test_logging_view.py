@@ -262,11 +262,15 @@ logging.basicConfig()
 
 def tool() -> list:
     handler = logging.StreamHandler()
-    return [repr(logging.root.handlers[0].stream), repr(handler.stream), handler.stream is sys.stderr]
+    again = type(logging.root.handlers[0])()
+    again.handle(logging.makeLogRecord({"msg": "into the log", "levelno": 40}))
+    return [repr(logging.root.handlers[0].stream), repr(handler.stream), handler.stream is sys.stderr, repr(again.stream)]
 """
     result = attack(rt, source)
     assert result.success, result.error
-    assert result.output == ["<toolpen stream <stderr>>", "<toolpen stream <stderr>>", True]
+    stderr = "<toolpen stream <stderr>>"
+    assert result.output == [stderr, stderr, True, stderr]
+    assert result.logs == "into the log\n"
 
 
 SUBPROCESS_CALLS = {
