@@ -193,13 +193,16 @@ def _find_tool_caller(
             if stacklevel <= 0:
                 break
         frame = frame.f_back
-    if found is None or found.f_code.co_filename != TOOL_FILENAME:
+    if found is None or not _is_tool_frame(found):
         return UNKNOWN_CALLER
     name = _tool_file()
     stack = None
     if stack_info:
-        summary = [entry for entry in traceback.extract_stack(found) if entry.filename == TOOL_FILENAME]
-        stack = "Stack (most recent call last):\n" + "".join(_renamed(summary, name)).rstrip("\n")
+        frames = [(frame, line) for frame, line in traceback.walk_stack(found) if _is_tool_frame(frame)]
+        summary = traceback.StackSummary.extract(reversed(frames), lookup_lines=False)
+        stack = "Stack (most recent call last):\n" + "".join(traceback.format_list(_renamed(summary))).rstrip(
+            "\n"
+        )
     return name, found.f_lineno, found.f_code.co_name, stack
 
 
@@ -209,11 +212,17 @@ def _tool_file() -> str:
     return name if type(name) is str else TOOL_FILENAME
 
 
-def _renamed(summary: list[traceback.FrameSummary], name: str) -> list[str]:
-    """The tool's frames formatted as CPython does, under the tool's file name."""
-    for entry in summary:
-        entry.filename = name
-    return traceback.format_list(summary)
+def _renamed(summary: list[traceback.FrameSummary]) -> list[traceback.FrameSummary]:
+    """The tool's frames of ``summary``, their source lines read, named by the tool's file name."""
+    kept = [entry for entry in summary if entry.filename == TOOL_FILENAME]
+    for entry in kept:
+        _ = entry.line  # from the tool's source (worker.show_source), before the name changes
+        entry.filename = _tool_file()
+    return kept
+
+
+def _is_tool_frame(frame: types.FrameType) -> bool:
+    return frame.f_code.co_filename == TOOL_FILENAME
 
 
 def _make_record(self: logging.Logger, name: str, level: int, fn: str, *args: Any, **kwargs: Any) -> Any:
@@ -248,13 +257,9 @@ def _format_exception(self: logging.Formatter, ei: Any) -> str:
         tb = value.__traceback__ if value is not None else None
     if not _interpreters_own_chain(value):
         return f"{type(value).__name__}: {_plain_str(value)}"
-    exception = traceback.TracebackException(type(value), value, tb, compact=True)
+    exception = traceback.TracebackException(type(value), value, tb, compact=True, lookup_lines=False)
     for link in _chain(exception):
-        link.stack = traceback.StackSummary.from_list(
-            [entry for entry in link.stack if entry.filename == TOOL_FILENAME]
-        )
-        for entry in link.stack:
-            entry.filename = _tool_file()
+        link.stack = traceback.StackSummary.from_list(_renamed(link.stack))
     return "".join(exception.format()).rstrip("\n")
 
 
