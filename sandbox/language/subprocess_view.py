@@ -73,4 +73,4 @@ def members(name: str) -> dict[str, Any]:
 
 def left_out(module: str, member: str) -> str | None:
     """Why the view leaves out ``member``: the rest of the module is about processes that cannot start."""
-    return "toolpen's subprocess offers the functions that start a process (each fails: no process may start)"
+    return "the view holds the ways to start a process (each fails: no process may start) and their classes"
