@@ -40,7 +40,14 @@ from sandbox.language.arming import on_arming
 from sandbox.language.compiler import TOOL_FILENAME
 from sandbox.language.formatting import GuardedFormat
 from sandbox.language.library_rules import SAFE_FORMAT_METHODS, LibraryRule, register_library_types, words
-from sandbox.language.rules import GUARD_MODULES, TOOL_MODULE_NAME, exact_str, is_tool_class, refuse
+from sandbox.language.rules import (
+    GUARD_MODULES,
+    TOOL_MODULE_NAME,
+    class_name,
+    exact_str,
+    is_tool_class,
+    refuse,
+)
 
 UNKNOWN_CALLER = ("(unknown file)", 0, "(unknown function)", None)
 """What CPython's ``findCaller`` answers when it finds no frame; here for every frame not the tool's."""
@@ -355,10 +362,10 @@ def _reader(names: frozenset[str]) -> Any:
         owner = next((cls for cls in classes if name in type.__dict__["__dict__"].__get__(cls)), None)
         own_data = owner is None and not isinstance(obj, type) and name in _instance_dict(obj)
         if not (name in names or own_data or (owner is not None and is_tool_class(owner))):
-            refuse(f"logging: attribute {name!r} of {type(obj).__name__} is not available in toolpen")
+            refuse(f"logging: attribute {name!r} of {class_name(obj)} is not available in toolpen")
         value = getattr(obj, name, *default)
         if type(value) in _PROCESS_FILES:  # a handler a library made over the process's stderr
-            refuse(f"logging: attribute {name!r} of {type(obj).__name__} is one of the process's own files")
+            refuse(f"logging: attribute {name!r} of {class_name(obj)} is one of the process's own files")
         if name == "exc_info" and isinstance(obj, logging.LogRecord) and isinstance(value, tuple):
             return (*value[:2], None)  # the traceback's frames lead to every caller's globals
         return value
