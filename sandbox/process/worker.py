@@ -213,7 +213,8 @@ def _call_entry(
     if walls == "process":
         namespace = plain_globals(injected=injected, output=output)
     else:
-        namespace = build_globals(injected=injected, output=output, single_use=single_use)
+        limits = Limits(**(job.limits or {}))
+        namespace = build_globals(injected=injected, output=output, single_use=single_use, limits=limits)
     exec(code, namespace)
     entry = job.entry
     function = namespace.get(entry)

@@ -1,0 +1,20 @@
+"""One call's files and environment: ``start_call`` gives it an empty scratch directory.
+
+Before tool code runs, each call gets an empty scratch tree with its limits
+(``Limits.scratch_size``, ``Limits.scratch_files``), no descriptors and an empty ``os.environ``,
+whatever an earlier run in this process (the module-level code, a reused worker's last call) left.
+"""
+
+from __future__ import annotations
+
+from sandbox.common.limits import Limits
+from sandbox.language.os_view import ENVIRON
+from sandbox.language.scratch_files import DESCRIPTORS
+from sandbox.language.scratch_fs import TREE
+
+
+def start_call(limits: Limits) -> None:
+    """Empty the scratch tree, the descriptor table and the environment for a call under ``limits``."""
+    TREE.reset(limits.scratch_size, limits.scratch_files)
+    DESCRIPTORS.reset()
+    ENVIRON.reset()
