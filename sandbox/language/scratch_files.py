@@ -141,9 +141,12 @@ def _checked_mode(mode: Any) -> str:
     if not isinstance(mode, str):
         raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
     mode = "".join((mode,))
-    kinds = sum(mode.count(letter) for letter in "rwax")
-    if set(mode) - _MODE_LETTERS or len(set(mode)) != len(mode) or kinds != 1 or ("b" in mode and "t" in mode):
+    if set(mode) - _MODE_LETTERS or len(set(mode)) != len(mode):
         raise ValueError(f"invalid mode: '{mode}'")
+    if "b" in mode and "t" in mode:
+        raise ValueError("can't have text and binary mode at once")
+    if sum(mode.count(letter) for letter in "rwax") != 1:
+        raise ValueError("must have exactly one of create/read/write/append mode")
     return mode
 
 

@@ -105,7 +105,10 @@ class ScratchTree:
                 path,
             )
         head, name = posixpath.split(full)
-        children = self.directory(head).children
+        try:
+            children = self.directory(head).children
+        except OSError as error:  # CPython names the path given, not its directory
+            raise os_error(error.errno, path) from None
         assert children is not None
         return children, name
 
