@@ -227,7 +227,8 @@ class ScandirIterator:
 def scandir(path: Any = ".") -> ScandirIterator:
     base = os.fspath(path)
     entries = [
-        ScratchDirEntry(name, posixpath.join(base, name), node) for name, node in list(_children(path).items())
+        ScratchDirEntry(name, posixpath.join(base, name), node)
+        for name, node in list(_children(path).items())
     ]
     if isinstance(base, bytes):
         entries = [ScratchDirEntry(os.fsencode(e.name), os.fsencode(e.path), e._node) for e in entries]
@@ -435,7 +436,6 @@ OS_MEMBERS: dict[str, Any] = {name: getattr(os, name) for name in _CONSTANTS} | 
     "error": OSError,
     "strerror": os.strerror,
     "urandom": os.urandom,
-    "cpu_count": os.cpu_count,
     "getpid": os.getpid,
     # the call's environment
     "environ": ENVIRON,

@@ -22,6 +22,7 @@ class Path(pathlib.PurePosixPath):
     """``pathlib.Path`` over the scratch directory: ``Path(...)`` makes a ``PosixPath``, as on Linux."""
 
     __slots__ = ()
+    __module__ = "pathlib"  # what CPython's says (repr of the class)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Path:
@@ -117,7 +118,9 @@ class Path(pathlib.PurePosixPath):
             for name in dirs:
                 yield type(self)(top, name)
 
-    def walk(self, top_down: bool = True, on_error: Any = None, follow_symlinks: bool = False) -> Iterator[Any]:
+    def walk(
+        self, top_down: bool = True, on_error: Any = None, follow_symlinks: bool = False
+    ) -> Iterator[Any]:
         for top, dirs, files in os_view.walk(str(self), top_down, on_error):
             yield type(self)(top), dirs, files
 
@@ -159,7 +162,12 @@ class Path(pathlib.PurePosixPath):
         open_file(self, "ab").close()
 
     def open(
-        self, mode: str = "r", buffering: int = -1, encoding: Any = None, errors: Any = None, newline: Any = None
+        self,
+        mode: str = "r",
+        buffering: int = -1,
+        encoding: Any = None,
+        errors: Any = None,
+        newline: Any = None,
     ) -> Any:
         return open_file(self, mode, buffering, encoding, errors, newline)
 
@@ -190,6 +198,7 @@ class PosixPath(Path):
     """What ``Path(...)`` makes."""
 
     __slots__ = ()
+    __module__ = "pathlib"
 
 
 _REFUSED = "the scratch directory has no links, owners or permissions to change"
@@ -223,4 +232,3 @@ def members(name: str) -> dict[str, Any]:
 
 def left_out(module: str, member: str) -> str | None:
     return LEFT_OUT.get(member)
-

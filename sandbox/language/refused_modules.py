@@ -134,7 +134,7 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         FILES,
-        "io.StringIO / io.BytesIO; gzip.compress; json, csv and tomllib on strings",
+        "open, pathlib and tempfile in the call's scratch directory; io.StringIO / io.BytesIO; json, csv on strings",
         (
             "shutil",
             "glob",

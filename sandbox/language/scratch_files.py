@@ -9,6 +9,7 @@ call's table (``DESCRIPTORS``), never a real one: ``os.read``/``write``/``close`
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
@@ -102,10 +103,8 @@ class ScratchRaw(io.RawIOBase):
 
     def close(self) -> None:
         if not self.closed and self._delete is not None:
-            try:
+            with contextlib.suppress(FileNotFoundError):  # the tool removed it already
                 TREE.remove(self._delete, directory=False)
-            except FileNotFoundError:
-                pass
         super().close()
 
     def _check_open(self) -> None:
@@ -167,10 +166,8 @@ def open_file(
     binary = "b" in mode
     if binary and (encoding is not None or errors is not None or newline is not None):
         raise ValueError("binary mode doesn't take an encoding, errors or newline argument")
-    if type(file) is int or isinstance(file, bool):
-        raw = DESCRIPTORS.raw(int(file))
-    else:
-        raw = open_raw(file, mode)
+    # an int (a subclass too, as CPython takes True) is a descriptor, read as an exact int
+    raw = DESCRIPTORS.raw(int.__int__(file)) if isinstance(file, int) else open_raw(file, mode)
     return wrap(raw, mode, buffering, encoding, errors, newline)
 
 
@@ -255,7 +252,9 @@ def open_descriptor(path: Any, flags: int, mode: int = 0o777) -> int:
     return DESCRIPTORS.add(raw)
 
 
-def fdopen(fd: int, mode: str = "r", buffering: int = -1, encoding: Any = None, *args: Any, **kwargs: Any) -> Any:
+def fdopen(
+    fd: int, mode: str = "r", buffering: int = -1, encoding: Any = None, *args: Any, **kwargs: Any
+) -> Any:
     """``os.fdopen``: a file object on one of this call's descriptors."""
     if type(fd) is not int:
         raise TypeError(f"expected an int file descriptor, not {type(fd).__name__}")

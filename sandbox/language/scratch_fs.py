@@ -108,7 +108,7 @@ class ScratchTree:
         try:
             children = self.directory(head).children
         except OSError as error:  # CPython names the path given, not its directory
-            raise os_error(error.errno, path) from None
+            raise os_error(error.errno or errno.ENOENT, path) from None
         assert children is not None
         return children, name
 

@@ -108,6 +108,7 @@ class TemporaryDirectory:
     """A directory in the scratch directory, removed with what it holds by ``cleanup()`` or ``with``'s end."""
 
     __slots__ = ("name", "_delete")
+    __module__ = "tempfile"
 
     def __init__(
         self,

@@ -24,7 +24,13 @@ SECRET_PATHS = (
     "/usr/lib/os-release",
     "/dev/zero",
 )
-TRAVERSALS = ("../etc/passwd", "../../proc/self/mem", "/tmp/../etc/passwd", "/tmp/./../proc/self/environ", "//etc/passwd")
+TRAVERSALS = (
+    "../etc/passwd",
+    "../../proc/self/mem",
+    "/tmp/../etc/passwd",
+    "/tmp/./../proc/self/environ",
+    "//etc/passwd",
+)
 READERS = (
     "open({path!r}).read()",
     "open({path!r}, 'rb').read()",

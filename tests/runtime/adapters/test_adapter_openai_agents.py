@@ -72,7 +72,9 @@ def test_a_sandbox_refusal_is_answered_to_the_model_not_raised(runtime: Runtime)
         for item in model.inputs[1]
         if isinstance(item, dict) and item.get("type") == "function_call_output"
     ]
-    assert outputs[0]["output"].startswith("tool_error: FileNotFoundError: [Errno 2] No such file or directory: '/etc/passwd'")
+    assert outputs[0]["output"].startswith(
+        "tool_error: FileNotFoundError: [Errno 2] No such file or directory: '/etc/passwd'"
+    )
     assert final == "I cannot."
 
 
