@@ -197,11 +197,13 @@ def build_globals(
     output: OutputCapture,
     single_use: bool = False,
     limits: Limits | None = None,
+    environment: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Fresh globals for one run: safe builtins, guards, module-view imports, ``print`` into ``output``.
 
     ``single_use``: the process exits after this run, which then takes the builtins dict built in
-    the zygote rather than a copy. ``limits``: the call's, for its scratch directory.
+    the zygote rather than a copy. ``limits``: the call's, for its scratch directory;
+    ``environment``: its ``os.environ``.
 
     The globals are those of a module registered as ``sys.modules["toolpen_tool"]`` so that
     pydantic and ``typing.get_type_hints`` resolve the tool's annotations in the tool's own
@@ -214,7 +216,7 @@ def build_globals(
     namespace = vars(module)
     printer = _Printer(output)
     streams.route(output)  # the sys view's stdout and stderr
-    scratch.start_call(limits or Limits())  # an empty scratch directory and environment
+    scratch.start_call(limits or Limits(), environment)  # an empty scratch directory, the host's environment
     namespace.update(_GUARDS)
     namespace["__builtins__"] = _SHARED_BUILTINS if single_use else dict(SAFE_BUILTINS)
     namespace["_print_"] = lambda _getattr=None: printer

@@ -1,7 +1,8 @@
 """The ``os`` and ``os.path`` views: the call's scratch directory and environment, nothing of the process.
 
 File functions work on the scratch tree (``scratch_fs``); ``os.environ``/``os.getenv`` read the
-call's environment (``ENVIRON``: empty, as toolpen gives tools no environment values); the pure
+call's environment (``ENVIRON``: what the host configured with ``Runtime(tool_environment=...)``,
+else empty); the pure
 string functions of ``os.path`` and the constants are CPython's own. What reaches the process
 (``system``, ``fork``, ``exec*``, ``kill``, ``chdir`` out of the scratch directory, links, real
 descriptors, the process's identity and limits) is left out, each with the reason its
@@ -22,15 +23,15 @@ from sandbox.language.scratch_fs import SCRATCH, TREE, Node, exact_path, os_erro
 
 
 class CallEnvironment(MutableMapping[str, str]):
-    """``os.environ`` of the call: str keys and values, empty at the start of each call."""
+    """``os.environ`` of the call: str keys and values, the host's configured ones at the start of each call."""
 
     __slots__ = ("_values",)
 
     def __init__(self) -> None:
         self._values: dict[str, str] = {}
 
-    def reset(self) -> None:
-        self._values = {}
+    def reset(self, values: dict[str, str]) -> None:
+        self._values = dict(values)
 
     def __getitem__(self, key: str) -> str:
         return self._values[_checked_str(key, "key")]

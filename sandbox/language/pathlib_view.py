@@ -74,7 +74,7 @@ class Path(pathlib.PurePosixPath):
         for name in os_view.listdir(self):
             yield self / name
 
-    def glob(self, pattern: str) -> Iterator[Any]:
+    def glob(self, pattern: str, *, case_sensitive: Any = None) -> Iterator[Any]:
         """Paths below this one matching ``pattern`` (``*``, ``?``, ``[...]``, ``**`` for any depth)."""
         if not pattern:
             raise ValueError(f"Unacceptable pattern: {pattern!r}")
@@ -83,7 +83,7 @@ class Path(pathlib.PurePosixPath):
         parts = [part for part in pattern.split("/") if part]
         yield from self._matching(parts)
 
-    def rglob(self, pattern: str) -> Iterator[Any]:
+    def rglob(self, pattern: str, *, case_sensitive: Any = None) -> Iterator[Any]:
         yield from self.glob(f"**/{pattern}")
 
     def _matching(self, parts: list[str]) -> Iterator[Any]:

@@ -1,7 +1,7 @@
 """One call's files and environment: ``start_call`` gives it an empty scratch directory.
 
 Before tool code runs, each call gets an empty scratch tree with its limits
-(``Limits.scratch_size``, ``Limits.scratch_files``), no descriptors and an empty ``os.environ``,
+(``Limits.scratch_size``, ``Limits.scratch_files``), no descriptors and the ``os.environ`` the host configured (none by default),
 whatever an earlier run in this process (the module-level code, a reused worker's last call) left.
 """
 
@@ -13,8 +13,9 @@ from sandbox.language.scratch_files import DESCRIPTORS
 from sandbox.language.scratch_fs import TREE
 
 
-def start_call(limits: Limits) -> None:
-    """Empty the scratch tree, the descriptor table and the environment for a call under ``limits``."""
+def start_call(limits: Limits, environment: dict[str, str] | None = None) -> None:
+    """Empty the scratch tree and the descriptor table for a call under ``limits``; its environment
+    is ``environment`` (what the host configured, ``Runtime(tool_environment=...)``), else empty."""
     TREE.reset(limits.scratch_size, limits.scratch_files)
     DESCRIPTORS.reset()
-    ENVIRON.reset()
+    ENVIRON.reset(environment or {})

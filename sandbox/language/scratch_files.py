@@ -24,6 +24,8 @@ class ScratchRaw(io.RawIOBase):
     """An unbuffered stream over one node's bytes."""
 
     def __init__(self, node: Node, name: Any, mode: str, *, append: bool, delete: str | None = None) -> None:
+        if type(node) is not Node:  # a stand-in's sizes would unbalance the limits' count
+            raise TypeError("scratch files are made by open(), not by their class")
         super().__init__()
         self._node = node
         self._position = 0

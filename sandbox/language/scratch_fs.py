@@ -98,7 +98,7 @@ class ScratchTree:
     def parent(self, path: str) -> tuple[dict[str, Node], str]:
         """The writable directory holding ``path`` and the name in it; refused outside the scratch directory."""
         full = self.absolute(path)
-        if full != SCRATCH and not full.startswith(SCRATCH + "/"):
+        if not full.startswith(SCRATCH + "/"):  # the scratch directory itself stays
             raise PermissionError(
                 errno.EACCES,
                 f"Permission denied: toolpen tools write only inside their scratch directory {SCRATCH}",

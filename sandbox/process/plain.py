@@ -42,8 +42,12 @@ ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 BLAS, which start a thread pool when imported, are told to use the calling thread only."""
 
 
-def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict[str, Any]:
-    """Fresh module globals: the real builtins, ``print`` into ``output``, and the injected names."""
+def plain_globals(
+    *, injected: dict[str, object], output: OutputCapture, environment: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Fresh module globals: the real builtins, ``print`` into ``output``, and the injected names;
+    ``environment`` joins ``os.environ`` (the host's configured values)."""
+    os.environ.update(environment or {})
     for key, value in ONE_THREAD.items():
         os.environ.setdefault(key, value)
     _reseed_numpy()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from attacks import attack, holds_real_builtins, run_tool
-from runtime import Limits, Runtime
+from runtime import InvalidArguments, Limits, Runtime
 from sandbox.common.errors import PolicyViolation
 
 SECRET_PATHS = (
@@ -345,3 +345,16 @@ def test_environ_takes_strings_only() -> None:
     for body in ("os.environ.update({'A': 1})", "os.environ.__setitem__(1, 'x')"):
         with pytest.raises((TypeError, PolicyViolation)):
             run_tool(_tool(body))
+
+
+def test_a_configured_environment_is_each_calls_copy() -> None:
+    source = (
+        "import os\ndef configured() -> list:\n    seen = [os.environ.get('REGION'), os.getenv('LEFT')]\n"
+        "    os.environ['LEFT'] = 'x'\n    os.environ['REGION'] = 'changed'\n    return seen\n"
+    )
+    for walls in ("all", "process"):
+        with Runtime(store="memory://", pool_size=1, walls=walls, tool_environment={"REGION": "eu"}) as runtime:
+            runtime.add_tool(source)
+            assert runtime.call("configured", {}).output == runtime.call("configured", {}).output == ["eu", None]
+    with pytest.raises(InvalidArguments):
+        Runtime(tool_environment={"A": 1})  # type: ignore[dict-item]
