@@ -353,8 +353,12 @@ def test_a_configured_environment_is_each_calls_copy() -> None:
         "    os.environ['LEFT'] = 'x'\n    os.environ['REGION'] = 'changed'\n    return seen\n"
     )
     for walls in ("all", "process"):
-        with Runtime(store="memory://", pool_size=1, walls=walls, tool_environment={"REGION": "eu"}) as runtime:
+        with Runtime(
+            store="memory://", pool_size=1, walls=walls, tool_environment={"REGION": "eu"}
+        ) as runtime:
             runtime.add_tool(source)
-            assert runtime.call("configured", {}).output == runtime.call("configured", {}).output == ["eu", None]
+            assert (
+                runtime.call("configured", {}).output == runtime.call("configured", {}).output == ["eu", None]
+            )
     with pytest.raises(InvalidArguments):
         Runtime(tool_environment={"A": 1})  # type: ignore[dict-item]
