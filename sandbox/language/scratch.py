@@ -17,5 +17,5 @@ def start_call(limits: Limits, environment: dict[str, str] | None = None) -> Non
     """Empty the scratch tree and the descriptor table for a call under ``limits``; its environment
     is ``environment`` (what the host configured, ``Runtime(tool_environment=...)``), else empty."""
     TREE.reset(limits.scratch_size, limits.scratch_files)
-    DESCRIPTORS.reset()
+    DESCRIPTORS.reset(limits.open_files)
     ENVIRON.reset(environment or {})

@@ -203,12 +203,20 @@ class Descriptors:
     FIRST = 3
 
     def __init__(self) -> None:
-        self.table: dict[int, ScratchRaw] = {}
+        self.reset(0)
 
-    def reset(self) -> None:
-        self.table = {}
+    def reset(self, limit: int) -> None:
+        """No descriptors, and at most ``limit`` open at once (``Limits.open_files``, as the rlimit is)."""
+        self.table: dict[int, ScratchRaw] = {}
+        self.limit = limit
 
     def add(self, raw: ScratchRaw) -> int:
+        self.table = {
+            number: held for number, held in self.table.items() if not held.closed
+        }  # fdopen's, closed
+        if len(self.table) >= self.limit:
+            raw.close()
+            raise OSError(errno.EMFILE, f"{os.strerror(errno.EMFILE)} (Limits.open_files: {self.limit})")
         number = self.FIRST
         while number in self.table:
             number += 1

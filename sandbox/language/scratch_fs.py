@@ -115,6 +115,8 @@ class ScratchTree:
     # -- changes -------------------------------------------------------------------------------
     def add(self, path: str, *, directory: bool) -> Node:
         """A new empty file or directory at ``path``; FileExistsError if there is one."""
+        if self.find(path) is not None:  # before the scratch check, as CPython answers for "/" or "."
+            raise os_error(errno.EEXIST, path)
         children, name = self.parent(path)
         if name in children or not name:
             raise os_error(errno.EEXIST, path)

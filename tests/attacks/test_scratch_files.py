@@ -289,11 +289,12 @@ def test_path_objects_of_the_tool_name_only_scratch_files(name: str) -> None:
         ("[open(f'f{i}', 'w').write('x' * 1024 * 1024) for i in range(9)]", "scratch_size"),
         ("[open(f'f{i}', 'w') for i in range(1001)]", "scratch_files"),
         ("[os.mkdir(f'd{i}') for i in range(1001)]", "scratch_files"),
-        ("[tempfile.mkstemp() for i in range(1001)]", "scratch_files"),
+        ("[os.close(tempfile.mkstemp()[0]) for i in range(1001)]", "scratch_files"),
         ("open('big', 'wb').truncate(10 ** 12)", "scratch_size"),
         ("os.truncate(open('t', 'w').name, 10 ** 12)", "scratch_size"),
         ("(lambda f: (f.seek(10 ** 12), f.write(b'x'), f.flush()))(open('sparse', 'wb'))", "scratch_size"),
         ("pathlib.Path('p').write_bytes(bytes(9 * 1024 * 1024))", "scratch_size"),
+        ("[os.open('f', os.O_CREAT | os.O_WRONLY) for i in range(65)]", "open_files"),
     ),
 )
 def test_a_huge_write_fails_with_the_limit_named(body: str, limit: str) -> None:
