@@ -359,28 +359,12 @@ def expandvars(path: Any) -> Any:
     return _VARIABLE.sub(replace, value)
 
 
+_PATH_CONSTANTS = ("sep", "altsep", "extsep", "pathsep", "curdir", "pardir", "defpath", "devnull")
+"""What ``os`` and ``os.path`` both have, CPython's values."""
 _PURE_PATH_NAMES = (
-    "basename",
-    "commonpath",
-    "commonprefix",
-    "dirname",
-    "isabs",
-    "join",
-    "normcase",
-    "normpath",
-    "split",
-    "splitdrive",
-    "splitext",
-    "samestat",
-    "sep",
-    "altsep",
-    "extsep",
-    "pathsep",
-    "curdir",
-    "pardir",
-    "defpath",
-    "devnull",
-    "supports_unicode_filenames",
+    *_PATH_CONSTANTS,
+    *("basename", "commonpath", "commonprefix", "dirname", "isabs", "join", "normcase", "normpath"),
+    *("split", "splitdrive", "splitext", "samestat", "supports_unicode_filenames"),
 )
 PATH_MEMBERS: dict[str, Any] = {name: getattr(posixpath, name) for name in _PURE_PATH_NAMES} | {
     "exists": exists,
@@ -402,30 +386,9 @@ PATH_MEMBERS: dict[str, Any] = {name: getattr(posixpath, name) for name in _PURE
 }
 
 _CONSTANTS = (
-    "sep",
-    "altsep",
-    "extsep",
-    "pathsep",
-    "curdir",
-    "pardir",
-    "linesep",
-    "defpath",
-    "devnull",
-    "name",
-    "SEEK_SET",
-    "SEEK_CUR",
-    "SEEK_END",
-    "F_OK",
-    "R_OK",
-    "W_OK",
-    "X_OK",
-    "O_RDONLY",
-    "O_WRONLY",
-    "O_RDWR",
-    "O_APPEND",
-    "O_CREAT",
-    "O_EXCL",
-    "O_TRUNC",
+    *_PATH_CONSTANTS,
+    *("linesep", "name", "SEEK_SET", "SEEK_CUR", "SEEK_END", "F_OK", "R_OK", "W_OK", "X_OK"),
+    *("O_RDONLY", "O_WRONLY", "O_RDWR", "O_APPEND", "O_CREAT", "O_EXCL", "O_TRUNC"),
 )
 OS_MEMBERS: dict[str, Any] = {name: getattr(os, name) for name in _CONSTANTS} | {
     # values and pure functions of CPython's own

@@ -86,22 +86,7 @@ def NamedTemporaryFile(  # noqa: N802 - the standard library's name
     """A file object whose ``name`` is its path in the scratch directory; removed when closed if ``delete``."""
     name = _new_name(dir, prefix, suffix)
     raw = open_raw(name, "x" + mode.replace("w", "").replace("x", ""), delete=delete)
-    file = wrap(raw, mode, buffering, encoding, errors, newline)
-    return file
-
-
-def TemporaryFile(  # noqa: N802 - the standard library's name
-    mode: str = "w+b",
-    buffering: int = -1,
-    encoding: Any = None,
-    newline: Any = None,
-    suffix: Any = None,
-    prefix: Any = None,
-    dir: Any = None,
-    *,
-    errors: Any = None,
-) -> Any:
-    return NamedTemporaryFile(mode, buffering, encoding, newline, suffix, prefix, dir, errors=errors)
+    return wrap(raw, mode, buffering, encoding, errors, newline)
 
 
 class TemporaryDirectory:
@@ -159,8 +144,9 @@ def members(name: str) -> dict[str, Any]:
         "mkdtemp": mkdtemp,
         "mktemp": mktemp,
         "NamedTemporaryFile": NamedTemporaryFile,
-        "TemporaryFile": TemporaryFile,
-        "SpooledTemporaryFile": TemporaryFile,
+        # removed when closed, with a name: what CPython's are where files cannot be unlinked while open
+        "TemporaryFile": NamedTemporaryFile,
+        "SpooledTemporaryFile": NamedTemporaryFile,
         "TemporaryDirectory": TemporaryDirectory,
         "TMP_MAX": TMP_MAX,
         "tempdir": None,
