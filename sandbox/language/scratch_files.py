@@ -5,6 +5,11 @@ A file object is CPython's own layering (``io.BufferedReader``/``Writer``/``Rand
 memory, so text decoding, newlines and buffering are CPython's. A descriptor is a number in this
 call's table (``DESCRIPTORS``), never a real one: ``os.read``/``write``/``close``/``fdopen`` and
 ``open(fd)`` take only those, any other number is ``EBADF``.
+
+``type(f)`` of a file object (and of its ``buffer`` and ``raw``) is a stand-in that answers
+``isinstance`` as the real class does and builds nothing (``FILE_TYPES``): the buffered classes
+hand their raw stream a ``memoryview`` of their own buffer, which a raw stream of the tool's
+could keep (a ``cast`` of it outlives the reader) and read after the buffer is freed.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import io
 import os
 from typing import Any
 
+from sandbox.language.library_rules import TYPE_STAND_INS
+from sandbox.language.rules import refuse
 from sandbox.language.scratch_fs import SCRATCH, TREE, Node, exact_path, os_error
 
 _MODE_LETTERS = frozenset("rwaxbt+")
@@ -269,3 +276,32 @@ def fdopen(
     if type(fd) is not int:
         raise TypeError(f"expected an int file descriptor, not {type(fd).__name__}")
     return open_file(fd, mode, buffering, encoding, *args, **kwargs)
+
+
+class _FileTypeMeta(type):
+    """The class of a file object as tool code has it: ``isinstance``/``issubclass`` as the real one, no constructor."""
+
+    _real: type
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        refuse(f"{cls.__name__}(...) is not available in toolpen: files are made by open() and tempfile")
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, cls._real)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return isinstance(subclass, type) and issubclass(subclass, cls._real)
+
+
+def _stand_in(real: type) -> type:
+    module = "io" if real is ScratchRaw else "_io"
+    stand_in = _FileTypeMeta(real.__name__, (), {"__slots__": (), "__module__": module, "_real": real})
+    stand_in.__qualname__ = real.__name__
+    return stand_in
+
+
+FILE_TYPES = {
+    real: _stand_in(real)
+    for real in (io.BufferedReader, io.BufferedWriter, io.BufferedRandom, io.TextIOWrapper, ScratchRaw)
+}
+TYPE_STAND_INS.update(FILE_TYPES)

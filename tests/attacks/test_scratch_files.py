@@ -363,3 +363,41 @@ def test_a_configured_environment_is_each_calls_copy() -> None:
             )
     with pytest.raises(InvalidArguments):
         Runtime(tool_environment={"A": 1})  # type: ignore[dict-item]
+
+
+KEEPER = (
+    "kept = []\nclass Raw:\n    closed = False\n    def readable(self):\n        return True\n"
+    "    def writable(self):\n        return True\n    def seekable(self):\n        return False\n"
+    "    def tell(self):\n        return 0\n    def readinto(self, b):\n        kept.append(b.cast('B'))\n        return 0\n"
+    "    def write(self, b):\n        kept.append(b.cast('B'))\n        return len(b)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "build",
+    (
+        "type(open('x', 'rb'))(Raw(), 64).read(10)",
+        "type(open('x', 'wb'))(Raw(), 64).write(b'x')",
+        "type(open('x', 'r+b'))(Raw(), 64).read(10)",
+        "open('x', 'rb').__class__(Raw()).read(10)",
+        "type(open('x').buffer)(Raw()).read(10)",
+        "type(open('x'))(type(open('x', 'rb'))(Raw()))",
+        "type(open('x', 'rb').raw)(Raw(), 'x', 'rb', append=False)",
+        "type('X', (type(open('x', 'rb')),), {})(Raw())",
+    ),
+)
+def test_no_file_class_is_built_over_the_tools_own_stream(build: str) -> None:
+    """The buffered classes hand their raw stream a memoryview of their buffer: a stream of the tool's
+    could keep a cast of it and read the buffer once freed (a use-after-free found by this suite)."""
+    source = KEEPER + f"def tool():\n    open('x', 'wb').close()\n    {build}\n    return len(kept)\n"
+    with pytest.raises((PolicyViolation, TypeError)):
+        run_tool(source)
+
+
+def test_a_file_class_of_the_tool_builds_nothing() -> None:
+    source = KEEPER + (
+        "class Mine(type(open('x', 'wb'))):\n    pass\n"
+        "def tool():\n    return [isinstance(open('x', 'rb'), type(open('x', 'rb'))), Mine(Raw())]\n"
+    )
+    with pytest.raises(PolicyViolation, match="is not available in toolpen"):
+        run_tool(source)
