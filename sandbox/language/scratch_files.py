@@ -300,8 +300,12 @@ def _stand_in(real: type) -> type:
     return stand_in
 
 
-FILE_TYPES = {
-    real: _stand_in(real)
-    for real in (io.BufferedReader, io.BufferedWriter, io.BufferedRandom, io.TextIOWrapper, ScratchRaw)
-}
+_REAL_FILE_TYPES: tuple[type, ...] = (
+    io.BufferedReader,
+    io.BufferedWriter,
+    io.BufferedRandom,
+    io.TextIOWrapper,
+    ScratchRaw,
+)
+FILE_TYPES: dict[type, type] = {real: _stand_in(real) for real in _REAL_FILE_TYPES}
 TYPE_STAND_INS.update(FILE_TYPES)
