@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+NAME_MAX = 255  # bytes in one name, as Linux allows
+PATH_MAX = 4096
 SCRATCH = "/tmp"
 """The call's scratch directory: its working directory and ``tempfile.gettempdir()``."""
 
@@ -105,6 +107,8 @@ class ScratchTree:
                 path,
             )
         head, name = posixpath.split(full)
+        if len(name.encode("utf-8", "surrogateescape")) > NAME_MAX or len(full) > PATH_MAX:
+            raise os_error(errno.ENAMETOOLONG, path)  # Linux's limits: names count toward no other
         try:
             children = self.directory(head).children
         except OSError as error:  # CPython names the path given, not its directory

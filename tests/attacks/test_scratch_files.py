@@ -401,3 +401,18 @@ def test_a_file_class_of_the_tool_builds_nothing() -> None:
     )
     with pytest.raises(PolicyViolation, match="is not available in toolpen"):
         run_tool(source)
+
+
+@pytest.mark.parametrize(
+    "body",
+    (
+        "open('n' * 256, 'w')",
+        "os.mkdir('é' * 128)",
+        "os.makedirs('/'.join(['d' * 200] * 21))",
+        "os.rename(open('a', 'w').name, 'x' * 10 ** 7)",
+    ),
+)
+def test_names_are_as_long_as_linux_allows(body: str) -> None:
+    """Names are not counted in Limits.scratch_size: they are held to NAME_MAX and PATH_MAX instead."""
+    with pytest.raises(OSError, match="File name too long"):
+        run_tool(_tool(body))
