@@ -218,10 +218,13 @@ class UnitOfWork:
         session = self.store.get_or_create_session(
             self.app_name, plan.user_id, plan.session_id, self._given_state(plan), events=False
         )
-        earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
-        if earlier is not None and _fingerprint(earlier.tool, earlier.args) != _fingerprint(plan.name, plan.args):
-            plan = replace(plan, record_id=f"{plan.call_id}~{_fingerprint(plan.name, plan.args)[:24]}")
-            earlier = self.store.begin_call(plan.session_id, plan.record_key, plan.name, plan.args)
+        session_id = plan.session_id
+        earlier = self.store.begin_call(session_id, plan.call_id, plan.name, plan.args)
+        if earlier is not None:
+            fingerprint = _fingerprint(plan.name, plan.args)
+            if _fingerprint(earlier.tool, earlier.args) != fingerprint:
+                plan = replace(plan, record_id=f"{plan.call_id}~{fingerprint[:24]}")
+                earlier = self.store.begin_call(session_id, plan.record_key, plan.name, plan.args)
         if earlier is not None and earlier.finished:
             return replace(ToolResult.from_record(earlier, session.state), call_id=plan.call_id)
         if earlier is not None and not plan.idempotent:
