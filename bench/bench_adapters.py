@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import statistics
@@ -62,21 +63,23 @@ def agents_calls(rt: Runtime) -> dict[str, Call]:
     (sandboxed,) = function_tools(rt)
     context = {"session_id": "bench-agents"}
 
-    def invoke(tool: FunctionTool, call_id: list[int]) -> Call:
-        async def run() -> Any:
-            call_id[0] += 1
+    ids = itertools.count()
+    arguments = json.dumps(ARGS)
+
+    def invoke(tool: FunctionTool) -> Call:
+        async def run() -> Any:  # a new call id each time, as the SDK's tool calls have
+            call_id = f"c{next(ids)}"
             ctx = AgentsToolContext(
-                context=context, tool_name=tool.name, tool_call_id=f"c{call_id[0]}", tool_arguments=json.dumps(ARGS)
+                context=context, tool_name=tool.name, tool_call_id=call_id, tool_arguments=arguments
             )
-            return await tool.on_invoke_tool(ctx, json.dumps(ARGS))
+            return await tool.on_invoke_tool(ctx, arguments)
 
         return run
 
-    counter = [0]
     return {
-        "native": invoke(native, [0]),
+        "native": invoke(native),
         "rt.call": lambda: asyncio.to_thread(rt.call, "add", ARGS, session_id="bench-agents"),
-        "adapter": invoke(sandboxed, counter),
+        "adapter": invoke(sandboxed),
     }
 
 
@@ -90,7 +93,9 @@ async def adk_calls(rt: Runtime) -> dict[str, Call]:
 
     def invoke(tool: Any) -> Call:
         async def run() -> Any:
-            return await tool.run_async(args=dict(ARGS), tool_context=AdkToolContext(invocation, function_call_id="c"))
+            return await tool.run_async(
+                args=dict(ARGS), tool_context=AdkToolContext(invocation, function_call_id="c")
+            )
 
         return run
 
@@ -108,7 +113,9 @@ def langchain_calls(rt: Runtime) -> dict[str, Call]:
 
     def invoke(tool: BaseTool) -> Call:
         async def run() -> Any:
-            return await tool.ainvoke({"name": "add", "args": ARGS, "id": "c", "type": "tool_call"}, config=config)
+            return await tool.ainvoke(
+                {"name": "add", "args": ARGS, "id": "c", "type": "tool_call"}, config=config
+            )
 
         return run
 

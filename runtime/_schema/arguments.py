@@ -73,12 +73,11 @@ def _without_absent_nulls(value: Any, schema: dict[str, Any], defs: dict[str, An
                 kept[key] = _without_absent_nulls(item, sub, defs)
         return kept
     if isinstance(value, list):
-        prefix = schema.get("prefixItems", [])
+        prefix: list[dict[str, Any]] = schema.get("prefixItems", [])
         items = schema.get("items")
+        rest: dict[str, Any] = items if isinstance(items, dict) else {}
         return [
-            _without_absent_nulls(item, prefix[index] if index < len(prefix) else items, defs)
-            if index < len(prefix) or isinstance(items, dict)
-            else item
+            _without_absent_nulls(item, prefix[index] if index < len(prefix) else rest, defs)
             for index, item in enumerate(value)
         ]
     return value

@@ -44,6 +44,8 @@ _GEMINI_FORMATS = {
     "integer": {"int32", "int64", "enum"},
 }
 _TUPLE_NOTE = "fixed-length tuple written as an array of any of its item types (checked in order when called)"
+FREE_FORM_NOTE = "strict mode cannot describe free-form objects (dict): only {} is accepted"
+"""The note of a strict schema that closed a dict's object (the Agents SDK sends such a tool non-strict)."""
 GEMINI_RECURSION_DEPTH = 3
 """How many times a recursive class is inlined for Gemini before it is cut to a bare object."""
 
@@ -160,9 +162,7 @@ def _strict_node(schema: dict[str, Any], notes: _Notes, path: str) -> dict[str, 
         return schema
     extra = schema.get("additionalProperties")
     if extra not in (None, False) and not schema.get("properties"):
-        notes.add(
-            "strict mode cannot describe free-form objects (dict): only {} is accepted", path or "parameters"
-        )
+        notes.add(FREE_FORM_NOTE, path or "parameters")
     properties = schema.setdefault("properties", {})
     required = set(schema.get("required", ()))
     for name, subschema in properties.items():
