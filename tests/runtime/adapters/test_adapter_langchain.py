@@ -115,10 +115,11 @@ def test_langgraphs_react_agent_keeps_state_per_thread_with_reserved_names_and_p
     agent = create_react_agent(model, structured_tools(runtime), checkpointer=InMemorySaver())
     thread = {"configurable": {"thread_id": "thread-1"}}  # no session_id: the thread is the session
     first = agent.invoke({"messages": [HumanMessage("add 1 and 2")]}, thread)
-    assert sorted(m.content for m in first["messages"] if isinstance(m, ToolMessage)) == [
-        '{"points": 1}',
-        '{"points": 3}',
-    ]
+    # ToolNode runs the two at once, in either order: the second sees the first's write
+    answered = sorted(
+        json.loads(m.content)["points"] for m in first["messages"] if isinstance(m, ToolMessage)
+    )
+    assert answered in ([1, 3], [2, 3])
     second = agent.invoke({"messages": [HumanMessage("add 100")]}, thread)
     answers = [m for m in second["messages"] if isinstance(m, ToolMessage)][-2:]
     assert [m.content for m in answers] == [
