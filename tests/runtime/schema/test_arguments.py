@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from runtime import Runtime
-
 from runtime._schema import derive_spec
 from runtime._schema.arguments import ArgumentValidator, validate_arguments
 from sandbox.common.errors import InvalidArguments
@@ -102,7 +101,9 @@ def nulled_optionals(strict: dict[str, Any], derived: dict[str, Any]) -> set[str
             yield from walk(sub, theirs, f"{path}.{name}")
         for key in ("items", "additionalProperties"):
             yield from walk(mine.get(key), own.get(key), f"{path}[]")
-        for index, pair in enumerate(zip(mine.get("prefixItems", ()), own.get("prefixItems", ()))):
+        for index, pair in enumerate(
+            zip(mine.get("prefixItems", ()), own.get("prefixItems", ()), strict=True)
+        ):
             yield from walk(*pair, f"{path}[{index}]")
 
     return set(walk(strict, derived, ""))

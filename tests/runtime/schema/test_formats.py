@@ -255,6 +255,38 @@ def test_gemini_keeps_to_the_openapi_subset() -> None:
     assert "'anyOf' stands alone in Gemini" in notes
 
 
+def test_gemini_keeps_dict_value_schemas_and_integer_enums_in_its_own_forms() -> None:
+    source = textwrap.dedent('''
+        import enum
+        from typing import Literal
+
+        class Level(enum.IntEnum):
+            LOW = 1
+            HIGH = 2
+
+        def rank(scores: dict[str, list[int]], rows: list[dict[str, int]], pick: Literal[1, 2, 3],
+                 level: Level, pair: tuple[int, str], ids: set[int]) -> str:
+            """Ranks."""
+            return ""
+        ''')
+    lowered = lower(derive_spec(source), "gemini")
+    properties = lowered.schema["parameters"]["properties"]
+    assert properties["scores"] == {
+        "type": "object",
+        "additionalProperties": {"type": "array", "items": {"type": "integer"}},
+    }
+    assert properties["rows"]["items"] == {"type": "object", "additionalProperties": {"type": "integer"}}
+    assert properties["pick"] == {"type": "integer", "enum": ["1", "2", "3"], "format": "enum"}
+    assert properties["level"]["enum"] == ["1", "2"] and properties["level"]["format"] == "enum"
+    # no keyword for these in Gemini's subset: lowered, with a note, checked in full when called
+    assert properties["pair"]["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert "uniqueItems" not in properties["ids"]
+    notes = "\n".join(lowered.notes)
+    assert "fixed-length tuple" in notes and "'uniqueItems': removed" in notes
+    strict = lower(derive_spec(source), "responses", strict=True).schema["parameters"]["properties"]
+    assert strict["pair"]["prefixItems"] == [{"type": "integer"}, {"type": "string"}]
+
+
 def test_name_rules_of_each_target() -> None:
     spec = dataclasses.replace(sample_spec("get_customer"), name="get.customer", lineno=4)
     for fmt in ("openai", "responses"):
