@@ -7,8 +7,8 @@ of a finished call replays its stored result, and a call that started but stored
 not run again unless it is idempotent. Only the same call replays: a call that reuses the id of
 an earlier one with another tool or other arguments (models behind proxies and local servers
 repeat ids such as ``call_0`` across turns) runs as a new call, recorded under the id plus the
-digest of its tool and arguments (``CallPlan.record_id``), and both records are kept. Without a session the call is ephemeral: the context's
-state is the state and nothing is stored.
+digest of its tool and arguments (``CallPlan.record_id``), and both records are kept. Without a
+session the call is ephemeral: the context's state is the state and nothing is stored.
 
 A call that may touch ``app:`` or ``user:`` keys (``CallPlan.shared_scopes``, read from the
 code by ``runtime/_shared_scopes.py``) also holds those scopes' locks, after the session's, from
