@@ -23,7 +23,11 @@ PATH = "/v1/chat/completions"
 def call(name: str, args: dict[str, Any] | str, call_id: str | None = None) -> dict[str, Any]:
     """A tool call as a model sends it (``args`` a string: sent as it is, JSON or not)."""
     arguments = args if isinstance(args, str) else json.dumps(args)
-    return {"id": call_id or f"call_{name}", "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {
+        "id": call_id or f"call_{name}",
+        "type": "function",
+        "function": {"name": name, "arguments": arguments},
+    }
 
 
 def says(text: str) -> dict[str, Any]:
@@ -57,12 +61,20 @@ class ModelServer:
         item = dict(self.script.pop(0)) if self.script else {"content": "(the script has ended)"}
         time.sleep(item.pop("delay", 0))
         if "status" in item:
-            handler.send_json(item["status"], {"error": {"message": "scripted failure", "type": "server_error"}})
+            handler.send_json(
+                item["status"], {"error": {"message": "scripted failure", "type": "server_error"}}
+            )
             return
         message = {"role": "assistant", "content": item.get("content"), **item}
         reason = "tool_calls" if message.get("tool_calls") else "stop"
         choice = {"index": 0, "message": message, "finish_reason": reason}
-        body = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m", "choices": [choice]}
+        body = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [choice],
+        }
         handler.send_json(200, body)
 
 

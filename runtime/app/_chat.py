@@ -11,7 +11,9 @@ first) get the real ``LlmRequest`` and may answer instead of the model (a guardr
 from this call; ``after_model`` callbacks get the ``LlmResponse`` and may replace it. The
 calls of one response run in the sandbox with their tool callbacks (fakes when the runtime has
 them) by the app's ``toolExecutionMode``; a call of a tool this agent does not offer, or with
-arguments that are not JSON, is answered with an error text the model can act on.
+arguments that are not JSON, is answered with an error text the model can act on; an
+``ASYNCHRONOUS`` tool answers pending and its result goes to the model once it ended (as
+``run_chat`` sends it).
 ``transfer_to_agent`` makes the named agent current (its callbacks replace the previous
 agent's) and it answers within the same turn; ``end_session`` ends the conversation. Then the
 current agent's ``after_agent`` callbacks.
@@ -42,7 +44,7 @@ from runtime.app._request import (
     llm_response,
     system_prompt,
 )
-from runtime.protocols import error_text, output_text, parse_arguments, refused, run_calls
+from runtime.protocols import error_text, finished_text, output_text, parse_arguments, refused, run_calls
 from runtime.protocols._steps import Blocking, Loop, arun_steps, run_steps
 from runtime.protocols.chat import tool_definition
 from runtime.protocols.profiles import ModelProfile, profile_for, shape_request
@@ -66,7 +68,9 @@ class ChatEvent:
     - ``response``: ``{"message"}``, the model's assistant message;
     - ``callback``: ``{"callback", "output", "state_delta"}``; a ``before_model`` callback that
       answered instead of the model has its ``output`` (the ``LlmResponse``);
-    - ``tool_call``: ``{"tool", "args", "success", "output" | "error", "state_delta"}``;
+    - ``tool_call``: ``{"tool", "args", "success", "output" | "error", "state_delta"}`` (an
+      ``ASYNCHRONOUS`` tool's output is ``{"status": "pending"}``; ``tool_result``, the same
+      members, is its result once it ended, sent to the model as a user message);
     - ``transfer``: ``{"from", "to"}``; ``end_session``: ``{"args"}``;
     - ``guardrail``: ``{"reason", "reply"}``; ``reply``: ``{"text"}``; ``note``: ``{"text"}``.
     """
@@ -191,19 +195,33 @@ class _Run:
         self.offered: set[str] | None = None
         """The tools the last request offered (None: none was sent since the last calls)."""
         self.targets: list[str] = []
+        self.started: list[tuple[str, TurnCall]] = []
+        """Asynchronous calls answered pending whose result the model has not been sent yet."""
 
     def event(self, kind: str, **data: Any) -> None:
-        self.turn.events.append(ChatEvent(kind, self.agent, data))
+        added = ChatEvent(kind, self.agent, data)
+        if kind != "note" or added not in self.turn.events:
+            self.turn.events.append(added)
+
+    def answered(self, text: str) -> None:
+        """A reply that did not come from the model (a callback's, a guardrail's) joins the history."""
+        self.turn.reply = text
+        self.messages.append({"role": "assistant", "content": text})
+        self.event("reply", text=text)
 
     def loop(self) -> Loop[None]:
         self.context = {"user_content": {"role": "user", "parts": [{"text": self.turn.user}]}}
         if (yield from self.agent_callback("before_agent")):
             return
         for _ in range(self.chat.max_steps):
+            yield Blocking(self.send_finished, wait=False)
             message = yield from self.model_step()
             if message is None:  # a guardrail answered
                 return
             self.messages.append(message)
+            if not message.get("tool_calls") and self.started:
+                yield Blocking(self.send_finished, wait=True)  # the model answers again with the results
+                continue
             if not message.get("tool_calls"):
                 self.turn.reply = str(message.get("content") or "")
                 self.event("reply", text=self.turn.reply)
@@ -229,8 +247,7 @@ class _Run:
             return False
         if self.guardrail(result.output):
             return True
-        self.turn.reply = content_text(result.output)
-        self.event("reply", text=self.turn.reply)
+        self.answered(content_text(result.output))
         return True
 
     def callbacks(self, kind: str, **values: Any) -> ToolResult:
@@ -254,8 +271,9 @@ class _Run:
         if not (isinstance(output, Mapping) and output.get("decision") == "TRIGGER"):
             return False
         reason = str(output.get("reason") or "")
-        self.turn.reply = self.respond_immediately() or reason
-        self.event("guardrail", reason=reason, reply=self.turn.reply)
+        reply = self.respond_immediately() or reason
+        self.event("guardrail", reason=reason, reply=reply)
+        self.answered(reply)
         return True
 
     def respond_immediately(self) -> str:
@@ -345,6 +363,8 @@ class _Run:
             content = output_text(result.output) if result.success else error_text(result.error)
             self.messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": content})
             self.event("tool_call", **_call_data(answered))
+            if answered.later is not None:
+                self.started.append((str(call.get("id", "")), answered))
             if result.success and answered.call.tool == TRANSFER:
                 target = str(answered.call.args.get("agent_name"))
             if result.success and answered.call.tool == END_SESSION:
@@ -352,6 +372,18 @@ class _Run:
                 self.event("end_session", args=answered.call.args)
         self.offered = None
         return None if self.turn.ended else target
+
+    def send_finished(self, *, wait: bool) -> None:
+        """The results of the asynchronous calls that ended (all, ``wait``ing for those still
+        running) as one user message naming each call, as ``run_chat`` sends them."""
+        done = [item for item in self.started if wait or (item[1].later and item[1].later.done())]
+        if not done:
+            return
+        self.started = [item for item in self.started if item not in done]
+        self.messages.append({"role": "user", "content": finished_text(done)})
+        for _, answered in done:
+            assert answered.later is not None
+            self.event("tool_result", **_call_data(TurnCall(answered.call, answered.later.result())))
 
     def request(self, call: Mapping[str, Any], offered: set[str]) -> ToolCall | TurnCall:
         """A model's call as the turn runs it: refused when it names no tool this agent offers,
@@ -369,8 +401,8 @@ class _Run:
             target = args.get("agent_name")
             if target not in self.targets:
                 shown = ", ".join(self.targets)
-                error = InvalidArguments(f"agent_name must be one of: {shown}; not {target!r}")
-                return refused(name, error)
+                wrong = InvalidArguments(f"agent_name must be one of: {shown}; not {target!r}")
+                return refused(name, wrong)
             return TurnCall(ToolCall(name, args), ToolResult(True, output={}))
         return ToolCall(name, args)
 

@@ -235,7 +235,9 @@ def app_from_files(root: str, files: dict[str, bytes]) -> App:
     resource = parse_resource(files, app_path, AppResource, notes)
     global_instruction = ""
     if resource.global_instruction:
-        global_instruction, _ = resolve_text(files, resource.global_instruction, f"{app_path}: globalInstruction")
+        global_instruction, _ = resolve_text(
+            files, resource.global_instruction, f"{app_path}: globalInstruction"
+        )
     environment = _environment(files)
     agents: dict[str, AppAgent] = {}
     for path in _resource_paths(files, "agents", templates):

@@ -62,7 +62,9 @@ def system_prompt(app: App, agent: AppAgent, state: Mapping[str, Any]) -> str:
 
 def transfer_targets(app: App, agent: AppAgent) -> list[str]:
     """The agents ``agent`` may hand over to: its child agents, then its parent, each once."""
-    parents = [name for name, other in app.agents.items() if agent.display_name in other.resource.child_agents]
+    parents = [
+        name for name, other in app.agents.items() if agent.display_name in other.resource.child_agents
+    ]
     known = [name for name in [*agent.resource.child_agents, *parents] if name in app.agents]
     return [name for name in dict.fromkeys(known) if name != agent.display_name]
 
@@ -138,11 +140,16 @@ _SYSTEM: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def _function(name: str, description: str, properties: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
+def _function(
+    name: str, description: str, properties: dict[str, Any], required: Sequence[str] = ()
+) -> dict[str, Any]:
     parameters: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         parameters["required"] = list(required)
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
 
 
 def _transfer_function(app: App, targets: list[str]) -> dict[str, Any]:
@@ -158,10 +165,16 @@ def _transfer_function(app: App, targets: list[str]) -> dict[str, Any]:
     )
 
 
-def llm_request(model: str, system: str, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def llm_request(
+    model: str, system: str, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
     """The ``LlmRequest`` (as a dict) of a Chat Completions conversation: what ``before_model`` gets."""
     declarations = [
-        {key: tool["function"][key] for key in ("name", "description", "parameters") if key in tool["function"]}
+        {
+            key: tool["function"][key]
+            for key in ("name", "description", "parameters")
+            if key in tool["function"]
+        }
         for tool in tools
     ]
     config: dict[str, Any] = {"system_instruction": {"role": "user", "parts": [{"text": system}]}}
@@ -201,7 +214,11 @@ def _function_call(call: Mapping[str, Any]) -> dict[str, Any]:
         args = json.loads(function.get("arguments") or "{}")
     except (json.JSONDecodeError, TypeError):
         args = {}
-    return {"id": call.get("id"), "name": function.get("name", ""), "args": args if isinstance(args, dict) else {}}
+    return {
+        "id": call.get("id"),
+        "name": function.get("name", ""),
+        "args": args if isinstance(args, dict) else {},
+    }
 
 
 def _response(content: Any) -> dict[str, Any]:
@@ -227,7 +244,9 @@ def chat_message(response: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(call, Mapping):
             arguments = json.dumps(call.get("args") or {}, ensure_ascii=False)
             function = {"name": str(call.get("name") or ""), "arguments": arguments}
-            calls.append({"id": str(call.get("id") or f"call_{len(calls)}"), "type": "function", "function": function})
+            calls.append(
+                {"id": str(call.get("id") or f"call_{len(calls)}"), "type": "function", "function": function}
+            )
     message: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
     if calls:
         message["tool_calls"] = calls
