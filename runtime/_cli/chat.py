@@ -157,7 +157,9 @@ def describe(event: ChatEvent) -> str | None:
     """One readable line for an event of the compact view (None: not shown there)."""
     data = event.data
     if event.kind == "tool_result":
-        outcome = f"-> {_compact(data['output'])}" if data["success"] else f"-> error {_compact(data['error'])}"
+        outcome = (
+            f"-> {_compact(data['output'])}" if data["success"] else f"-> error {_compact(data['error'])}"
+        )
         return f"  [{event.agent}] {data['tool']} finished {outcome}"
     if event.kind == "tool_call" and not (data["success"] and data["tool"] in SHOWN_APART):
         outcome = (

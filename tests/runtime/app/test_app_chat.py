@@ -38,7 +38,9 @@ def client(model: ModelServer, timeout: float = 30) -> openai.OpenAI:
     return openai.OpenAI(base_url=model.base_url, api_key="sk-test", max_retries=0, timeout=timeout)
 
 
-def greeted(rt: Runtime, model: ModelServer, session: str, name: str = "test-model", **options: Any) -> AppChat:
+def greeted(
+    rt: Runtime, model: ModelServer, session: str, name: str = "test-model", **options: Any
+) -> AppChat:
     """A Front Desk conversation past its first turn, which the before_agent callback answers."""
     chat = AppChat(rt, SERVICE, client(model, **options), name, session_id=session)
     first = chat.turn("hello")
@@ -76,13 +78,24 @@ def test_the_request_is_built_from_the_export(service: Runtime, model: ModelServ
     ("name", "check"),
     [
         ("qwen/qwen3-next-80b-a3b-instruct-maas", lambda r: r["tool_choice"] == "auto"),
-        ("deepseek-ai/deepseek-v3.1-maas", lambda r: r["messages"][0]["role"] == "user"
-         and "small online tea shop" in r["messages"][0]["content"]),
-        ("openai/gpt-oss-120b-maas", lambda r: "tool_choice" not in r
-         and r["messages"][0]["content"].startswith("You are a helpful assistant with access")),
+        (
+            "deepseek-ai/deepseek-v3.1-maas",
+            lambda r: (
+                r["messages"][0]["role"] == "user" and "small online tea shop" in r["messages"][0]["content"]
+            ),
+        ),
+        (
+            "openai/gpt-oss-120b-maas",
+            lambda r: (
+                "tool_choice" not in r
+                and r["messages"][0]["content"].startswith("You are a helpful assistant with access")
+            ),
+        ),
     ],
 )
-def test_model_profiles_shape_the_request(service: Runtime, model: ModelServer, name: str, check: Any) -> None:
+def test_model_profiles_shape_the_request(
+    service: Runtime, model: ModelServer, name: str, check: Any
+) -> None:
     chat = greeted(service, model, f"profile-{name}", name)
     model.play(says("ok"))
     turn = chat.turn("what do you sell?")
@@ -91,15 +104,23 @@ def test_model_profiles_shape_the_request(service: Runtime, model: ModelServer, 
     assert all(m["role"] != "system" for m in model.requests[0]["messages"]) == name.startswith("deepseek")
 
 
-def test_a_before_model_callback_transfers_and_the_new_agent_answers(service: Runtime, model: ModelServer) -> None:
+def test_a_before_model_callback_transfers_and_the_new_agent_answers(
+    service: Runtime, model: ModelServer
+) -> None:
     chat = greeted(service, model, "transfer")
-    model.play(calls(call("update_customer_loyalty_points", {"points_to_add": 50})), says("Done: 150 points."))
+    model.play(
+        calls(call("update_customer_loyalty_points", {"points_to_add": 50})), says("Done: 150 points.")
+    )
     turn = chat.turn("please add 50 loyalty points")
     assert turn.success and turn.agent == chat.agent == "Loyalty Desk"
-    callback = next(e for e in turn.of("callback") if e.data["callback"] == "before_model" and e.data["output"])
+    callback = next(
+        e for e in turn.of("callback") if e.data["callback"] == "before_model" and e.data["output"]
+    )
     assert callback.agent == "Front Desk"  # the real request's last content was the user's text
     assert [(e.data["from"], e.data["to"]) for e in turn.of("transfer")] == [("Front Desk", "Loyalty Desk")]
-    request = model.requests[0]  # the first request is the Loyalty Desk's: the callback stood in for the model
+    request = model.requests[
+        0
+    ]  # the first request is the Loyalty Desk's: the callback stood in for the model
     assert names(request) == [
         "update_customer_loyalty_points",
         "summarize_cart",
@@ -108,7 +129,9 @@ def test_a_before_model_callback_transfers_and_the_new_agent_answers(service: Ru
         "end_session",
         "transfer_to_agent",
     ]
-    assert request["tools"][-1]["function"]["parameters"]["properties"]["agent_name"]["enum"] == ["Front Desk"]
+    assert request["tools"][-1]["function"]["parameters"]["properties"]["agent_name"]["enum"] == [
+        "Front Desk"
+    ]
     points = next(e for e in turn.of("tool_call") if e.data["tool"] == "update_customer_loyalty_points")
     assert points.data["output"]["loyalty_points"] == 150
     assert points.data["output"]["email"] == "[email]"  # the Loyalty Desk's after_tool callback ran
@@ -132,8 +155,11 @@ def test_a_code_guardrail_answers_instead_of_the_model(service: Runtime, model: 
 def test_bad_arguments_and_unknown_tools_get_error_texts(service: Runtime, model: ModelServer) -> None:
     chat = greeted(service, model, "bad-calls")
     model.play(
-        calls(call("get_customer", "{not json", "c1"), call("launch_rockets", {}, "c2"),
-              call("transfer_to_agent", {"agent_name": "Nobody"}, "c3")),
+        calls(
+            call("get_customer", "{not json", "c1"),
+            call("launch_rockets", {}, "c2"),
+            call("transfer_to_agent", {"agent_name": "Nobody"}, "c3"),
+        ),
         says("Sorry, let me try again."),
     )
     turn = chat.turn("who am I?")
@@ -193,8 +219,36 @@ def test_after_model_gets_the_real_response_and_async_turns(model: ModelServer) 
     assert [e.data["tool"] for e in turn.of("tool_call")] == ["lookup_order", "request_refund"]
     assert turn.of("tool_call")[1].data["output"] == {"status": "pending"}
     (finished,) = turn.of("tool_result")
-    assert finished.data["output"]["filed"] is True and finished.data["state_delta"]["set"]["refund_status"] == "requested"
+    assert (
+        finished.data["output"]["filed"] is True
+        and finished.data["state_delta"]["set"]["refund_status"] == "requested"
+    )
     assert "The result of request_refund (call b)" in model.requests[-1]["messages"][-1]["content"]
     after = [e for e in turn.of("callback") if e.data["callback"] == "after_model"]
     assert after[-1].data["output"] is not None
     assert turn.reply == "Your refund is on its way.(Refund status: requested.)"
+
+
+def test_a_golden_played_against_the_model(service: Runtime, model: ModelServer) -> None:
+    """add_points_golden: its transfer, tool call, tool response, variables and reply checked
+    (played after the greeting, which the Front Desk's before_agent callback answers alone)."""
+    from runtime.app._golden_model import play_golden
+
+    evaluation = SERVICE.evaluations["add_points_golden"]
+    script = (
+        calls(call("update_customer_loyalty_points", {"points_to_add": 50})),
+        says("Done: you now have 150 points."),
+    )
+    model.play(*script)
+    checks = play_golden(greeted(service, model, "golden-pass"), evaluation)
+    assert [(c.what, c.status) for c in checks] == [
+        ("agentTransfer", "passed"),
+        ("toolCall update_customer_loyalty_points", "passed"),
+        ("toolResponse update_customer_loyalty_points", "passed"),
+        ("updatedVariables", "passed"),
+        ("agentResponse", "passed"),
+    ]
+    model.play(calls(call("update_customer_loyalty_points", {"points_to_add": 5})), says("Done."))
+    failed = play_golden(greeted(service, model, "golden-fail"), evaluation)
+    assert [c.status for c in failed] == ["passed", "failed", "failed", "failed", "skipped"]
+    assert "expected args {'points_to_add': 50}, got [{'points_to_add': 5}]" in failed[1].detail
