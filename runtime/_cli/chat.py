@@ -104,13 +104,14 @@ def chat_command(
         client = model_client(base_url, api_key, timeout, retries)
         with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
             chat = new_chat(rt, loaded, client, model, agent, session)
+            shown: set[str] = set()
             _prompt(as_json, chat.agent)
             for line in sys.stdin:
                 if not line.strip():
                     continue
                 turn = chat.turn(line.strip())
                 failed = failed or not turn.success
-                _show(turn, as_json)
+                _show(turn, as_json, shown)
                 if turn.ended:
                     break
                 _prompt(as_json, turn.agent)
@@ -125,17 +126,22 @@ def _prompt(as_json: bool, agent: str) -> None:
         typer.echo(f"you ({agent} listens)> ", nl=False)
 
 
-def _show(turn: ChatTurn, as_json: bool) -> None:
+def _show(turn: ChatTurn, as_json: bool, shown: set[str]) -> None:
+    """Print a turn: its events as JSON lines, or the compact view (each note once: ``shown``)."""
     if as_json:
         for event in turn.events:
             typer.echo(json.dumps(event.to_dict(), ensure_ascii=False, default=str))
         end = {k: v for k, v in turn.to_dict().items() if k != "events"}
         typer.echo(json.dumps({"kind": "turn", **end}, ensure_ascii=False, default=str))
         return
+    if not sys.stdin.isatty():  # piped: the user's line is not on the screen yet
+        typer.echo(f"you: {turn.user}")
     for event in turn.events:
         line = describe(event)
-        if line:
+        if line and line not in shown:
             typer.echo(line)
+        if event.kind == "note" and line:
+            shown.add(line)
     if turn.error is not None:
         typer.echo(
             f"error: {turn.error.kind}: {turn.error.message} (the conversation is as before this turn)"
