@@ -65,8 +65,8 @@ def new_chat(rt: Runtime, loaded: App, client: Any, model: str, agent: str | Non
 @app_commands.command(
     "chat",
     epilog=example(
-        "echo 'add 50 points for customer 123' | toolpen app chat samples/apps/Customer_Service "
-        "--model qwen/qwen3-next-80b-a3b-instruct-maas --fakes"
+        "toolpen app chat samples/apps/Customer_Service --model qwen/qwen3-next-80b-a3b-instruct-maas "
+        "--fakes < questions.txt"
     ),
 )
 def chat_command(

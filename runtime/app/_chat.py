@@ -262,8 +262,7 @@ class _Run:
             success=result.success,
         )
         if not result.success:
-            error = result.error
-            raise type(error)(error.message) if error else ToolpenError(f"the {kind} callbacks failed")
+            raise result.error or ToolpenError(f"the {kind} callbacks failed")
         return result
 
     def guardrail(self, output: Any) -> bool:
@@ -288,12 +287,7 @@ class _Run:
     def model_step(self) -> Loop[dict[str, Any] | None]:
         """One model call with its model callbacks: the assistant message, or None when a
         guardrail answered."""
-        app, agent = self.chat.app, self.chat.app.agent(self.agent)
-        tools = agent_tools(self.rt, app, agent)
-        for note in tools.notes:
-            self.event("note", text=note)
-        system = system_prompt(app, agent, self.chat.state)
-        request = llm_request(self.chat.model, system, self.messages, tools.definitions)
+        request, tools = yield Blocking(self.build)
         if self.rt.callbacks().get("before_model"):
             result = yield Blocking(self.callbacks, "before_model", llm_request=request)
             if result.output is not None:
@@ -311,6 +305,16 @@ class _Run:
             raise ModelFailed(_describe(error)) from None
         self.event("response", message=message)
         return (yield from self.after_model(message))
+
+    def build(self) -> tuple[dict[str, Any], AgentTools]:
+        """The ``LlmRequest`` of the current agent's next model call (the state read from the
+        store), and the tools it offers."""
+        app, agent = self.chat.app, self.chat.app.agent(self.agent)
+        tools = agent_tools(self.rt, app, agent)
+        for note in tools.notes:
+            self.event("note", text=note)
+        system = system_prompt(app, agent, self.chat.state)
+        return llm_request(self.chat.model, system, self.messages, tools.definitions), tools
 
     def after_model(self, message: dict[str, Any]) -> Loop[dict[str, Any] | None]:
         if not self.rt.callbacks().get("after_model"):
