@@ -118,9 +118,10 @@ def test_a_before_model_callback_transfers_and_the_new_agent_answers(
     )
     assert callback.agent == "Front Desk"  # the real request's last content was the user's text
     assert [(e.data["from"], e.data["to"]) for e in turn.of("transfer")] == [("Front Desk", "Loyalty Desk")]
-    request = model.requests[
-        0
-    ]  # the first request is the Loyalty Desk's: the callback stood in for the model
+    # the first request is the Loyalty Desk's: the callback stood in for the model
+    request = model.requests[0]
+    profile = '{"email": "ana@example.com", "loyalty_points": 100, "plan": "Gold"}'
+    assert f"The customer's profile is {profile}." in request["messages"][0]["content"]  # {customer_profile}
     assert names(request) == [
         "update_customer_loyalty_points",
         "summarize_cart",
@@ -252,3 +253,18 @@ def test_a_golden_played_against_the_model(service: Runtime, model: ModelServer)
     failed = play_golden(greeted(service, model, "golden-fail"), evaluation)
     assert [c.status for c in failed] == ["passed", "failed", "failed", "failed", "skipped"]
     assert "expected args {'points_to_add': 50}, got [{'points_to_add': 5}]" in failed[1].detail
+
+
+def test_the_key_is_required_and_read_by_reference(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from runtime._cli import load_commands
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    args = ["app", "chat", str(SAMPLES / "Customer_Service"), "--model", "m"]
+    missing = CliRunner().invoke(load_commands(), args, input="hi\n")
+    assert missing.exit_code == 2 and "--api-key @FILE or env:VAR, or set OPENAI_API_KEY" in missing.output
+    empty = tmp_path / "key"
+    empty.write_text("")
+    unreadable = CliRunner().invoke(load_commands(), [*args, "--api-key", f"@{empty}"], input="hi\n")
+    assert unreadable.exit_code == 2 and "is empty" in unreadable.output
