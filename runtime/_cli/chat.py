@@ -118,6 +118,9 @@ def chat_command(
     except ToolpenError as error:
         typer.echo(f"error: {error.kind}: {error.message}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
+    except KeyboardInterrupt:  # Ctrl-C at the prompt or during a turn: the runtime was closed
+        typer.echo("", err=True)
+        raise typer.Exit(130) from None
     raise typer.Exit(1 if failed else 0)
 
 
