@@ -112,3 +112,20 @@ def test_eval_with_a_model_checks_each_golden_turn(model: ModelServer) -> None:
         "I'd like to order a pizza",
         "Can you check on my order PZA-1A2B3C?",
     ]
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in CORPUS.iterdir() if (p / "agents").is_dir()) if CORPUS.is_dir() else []
+)
+def test_every_agent_of_every_export_gets_a_system_prompt_and_its_transfers(name: str) -> None:
+    """No runtime: what a request holds besides the tools, for each agent of the real exports."""
+    from runtime.app import load_app
+    from runtime.app._request import system_prompt, transfer_targets
+
+    app = load_app(CORPUS / name)
+    for agent in app.agents.values():
+        prompt = system_prompt(app, agent, app.initial_state())
+        assert "{@TOOL:" not in prompt and "{@AGENT:" not in prompt
+        targets = transfer_targets(app, agent)
+        assert set(targets) <= set(app.agents) - {agent.display_name}
+        assert set(agent.resource.child_agents) & set(app.agents) <= set(targets)
