@@ -423,10 +423,19 @@ def _call_data(answered: TurnCall) -> dict[str, Any]:
 
 
 def _model_settings(app: App, agent: str) -> dict[str, Any]:
-    """``temperature`` from the agent's ``modelSettings``, else the app's (CES: inherited when unset)."""
-    for settings in (app.agent(agent).resource.model_settings, app.resource.model_settings):
+    """``temperature`` from the agent's ``modelSettings``, else its parent agent's, up to the
+    app's (CES's ``ModelSettings``: an agent inherits what it does not set)."""
+    seen: set[str] = set()
+    name: str | None = agent
+    while name is not None and name not in seen:
+        seen.add(name)
+        settings = app.agent(name).resource.model_settings
         if settings and settings.get("temperature") is not None:
             return {"temperature": settings["temperature"]}
+        name = next((other for other, a in app.agents.items() if name in a.resource.child_agents), None)
+    settings = app.resource.model_settings
+    if settings and settings.get("temperature") is not None:
+        return {"temperature": settings["temperature"]}
     return {}
 
 
