@@ -116,11 +116,17 @@ LIBRARY_VIEWS: dict[str, str] = {
         ),
         "sandbox.language.protobuf_view",
     ),
+    # the standard library's modules whose view is a module of its own
+    "logging": "sandbox.language.logging_view",
+    "subprocess": "sandbox.language.subprocess_view",
 }
-"""Views of third-party libraries (the ``ces`` extra), each built by a module of its own, when installed."""
+"""Views built by a module of their own: third-party libraries (the ``ces`` extra), when installed,
+and the standard library's ``logging`` (into the call's log) and ``subprocess`` (no process starts)."""
 LIBRARY_REQUIREMENTS = {
     "sandbox.language.numpy_view": ("numpy", "cffi"),  # cffi: the gate on numpy's buffers (bufferless.py)
     "sandbox.language.protobuf_view": ("google.protobuf",),
+    "sandbox.language.logging_view": ("logging",),
+    "sandbox.language.subprocess_view": ("subprocess",),
 }
 ALLOWED_MODULES = ALLOWED_MODULES | {
     name for name, builder in LIBRARY_VIEWS.items() if all(map(_installed, LIBRARY_REQUIREMENTS[builder]))

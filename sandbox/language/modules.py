@@ -27,7 +27,7 @@ from sandbox.language.module_allowlist import (
     UNSHAREABLE_KINDS,
 )
 from sandbox.language.pydantic_loader import load_pydantic
-from sandbox.language.refused_modules import refusal_reason
+from sandbox.language.refused_modules import REASONS, refusal_reason
 from sandbox.language.rules import refuse, violation
 
 
@@ -195,7 +195,7 @@ def missing_member(module: str, member: str) -> str:
 def _has_member(module: str, member: str) -> bool:
     """Whether ``module`` has ``member``, read from its namespace and ``__all__``: never through a
     module ``__getattr__``, which imports submodules (numpy's ``testing``, pydantic's deprecated names)."""
-    if member in LEFT_OUT.get(module, {}):
+    if member in LEFT_OUT.get(module, {}) or f"{module}.{member}" in REASONS:  # a refused submodule
         return True
     namespace = vars(importlib.import_module(module))
     return member in namespace or member in namespace.get("__all__", ())
@@ -209,6 +209,8 @@ def left_out_reason(module: str, member: str) -> str | None:
     if member in object.__getattribute__(view, "_members") or not _has_member(module, member):
         return None
     reason = LEFT_OUT.get(module, {}).get(member)
+    if reason is None and f"{module}.{member}" in REASONS:  # a submodule the wall refuses (logging.config)
+        reason = refusal_reason(f"{module}.{member}")
     if reason is None and module in LIBRARY_VIEWS:
         reason = importlib.import_module(LIBRARY_VIEWS[module]).left_out(module, member)
     if reason is None:

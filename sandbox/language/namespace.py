@@ -188,13 +188,19 @@ class _Printer:
         return self._output.text
 
 
+def tool_file(entry: str) -> str:
+    """``__file__`` of a tool whose entry function is ``entry``: a file named like the tool, in the
+    working directory (inferred: CES documents no ``__file__``; a tool's name is its function's)."""
+    return f"{entry}.py"
+
+
 def build_globals(
-    *, injected: dict[str, object], output: OutputCapture, single_use: bool = False
+    *, injected: dict[str, object], output: OutputCapture, single_use: bool = False, entry: str = "tool"
 ) -> dict[str, Any]:
     """Fresh globals for one run: safe builtins, guards, module-view imports, ``print`` into ``output``.
 
     ``single_use``: the process exits after this run, which then takes the builtins dict built in
-    the zygote rather than a copy.
+    the zygote rather than a copy. ``entry`` names the tool's file (``__file__``, ``tool_file``).
 
     The globals are those of a module registered as ``sys.modules["toolpen_tool"]`` so that
     pydantic and ``typing.get_type_hints`` resolve the tool's annotations in the tool's own
@@ -210,6 +216,7 @@ def build_globals(
     namespace.update(_GUARDS)
     namespace["__builtins__"] = _SHARED_BUILTINS if single_use else dict(SAFE_BUILTINS)
     namespace["_print_"] = lambda _getattr=None: printer
+    namespace["__file__"] = tool_file(entry)
     namespace.update(injected)
     sys.modules[TOOL_MODULE_NAME] = module
     return namespace

@@ -77,7 +77,6 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         NO_INSTEAD,
         (
             "os",
-            "subprocess",
             "multiprocessing",
             "concurrent",
             "signal",
@@ -177,17 +176,28 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "posixpath",
             "ntpath",
             "nturl2path",
-            "logging",
             "xml.dom",
             "xml.sax",
             "xml.parsers",
         ),
     ),
 )
+_LOGGING_SUBMODULES = (
+    (
+        "logging.config",
+        "dictConfig and fileConfig import and call any name their configuration names",
+        "logging.basicConfig, or getLogger(...).addHandler / setLevel",
+    ),
+    (
+        "logging.handlers",
+        "its handlers write files and open sockets, processes and queues",
+        "logging.StreamHandler (the call's log) or a Handler subclass of your own",
+    ),
+)
 REASONS: dict[str, tuple[str, str]] = {
     name: (why, instead) for why, instead, names in _GROUPS for name in names
-}
-"""Top-level module -> (why the wall refuses it, what to use instead)."""
+} | {name: (why, instead) for name, why, instead in _LOGGING_SUBMODULES}
+"""Module (top-level, or a submodule of an allowed one) -> (why the wall refuses it, what to use instead)."""
 
 
 def refusal_reason(name: str) -> str:

@@ -341,7 +341,6 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
     (f"import-{name}", f"import {name}\ndef tool():\n    return {name}\n", PolicyViolation)
     for name in (
         "os",
-        "subprocess",
         "importlib",
         "builtins",
         "ctypes",
