@@ -88,7 +88,7 @@ class ToolsChat:
 
 def transcript_events(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The tool calls of a transcript's new messages, each with the tool message answering it, as
-``ChatEvent.to_dict`` shapes events."""
+    ``ChatEvent.to_dict`` shapes events."""
     answers = [message for message in messages if message.get("role") == "tool"]
     events = []
     for message in messages:
