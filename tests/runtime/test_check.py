@@ -50,7 +50,7 @@ PROCESS_WALL = (
 def test_all_kinds_of_findings_together_and_sorted() -> None:
     source = (
         "import json\n"
-        "import subprocess\n"
+        "import socket\n"
         "def BadName(a: int, b):\n"
         '    """Do it.\n'
         "\n"
@@ -67,7 +67,7 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
         2,
         "error",
         "policy",
-        f'import of module "subprocess" is not allowed: {refusal_reason("subprocess")}; tools may import: {ALLOWED} {PROCESS_WALL}'
+        f'import of module "socket" is not allowed: {refusal_reason("socket")}; tools may import: {ALLOWED} {PROCESS_WALL}'
         + UNGUARDED_NOTE,
     ) in found
     assert any(
