@@ -1,0 +1,71 @@
+"""An outside red team's attacks on issue 31's standard-library views, each asserted refused.
+
+Goals, from tool code under the default walls: the worker's real builtins, a frame or code object,
+a real module the wall refuses, the host's raw RPC sender, a host path in text, or a crash of the
+worker's error path (``worker_crashed`` instead of ``tool_error``), through the ``logging`` view
+(records, handlers, formatters, the tool's own subclasses of them), the ``subprocess`` view
+and ``__file__``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime import Runtime
+from tests.attacks import PACKAGE_DIR, assert_refused, assert_refused_when_added_or_called, attack
+
+LEAKS = ("<frame", "<code", "<module", "__builtins__", "_rpc", PACKAGE_DIR)
+"""Text that would show a frame, a code object, a module, the builtins or a host path reached tool code."""
+
+UNREADABLE_OUT = """
+import logging
+
+
+class Out(BaseException):
+    def __str__(self):
+        raise Out()
+
+    def __repr__(self):
+        raise Out()
+
+
+class Bad:
+    def __str__(self):
+        raise ValueError("no str")
+
+    def __repr__(self):
+        raise Out()
+
+
+def tool() -> str:
+    SPELLING
+    return "survived"
+"""
+UNREADABLE_SPELLINGS = {
+    "raised": "raise Out()",
+    "handle-error-repr": "logging.warning(Bad())",
+    "get-message-str": "logging.warning('x %s', Out.__new__(Out))",
+    "format-exception": "raise ValueError(logging.Formatter().formatException((Out, Out(), None)))",
+    "raised-from-handler": "logging.getLogger('h').addHandler(logging.StreamHandler(Bad())); logging.getLogger('h').warning('x')",
+}
+
+
+CRASHED = pytest.mark.xfail(strict=True, reason="BREAK: the worker's error path catches Exception only")
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        pytest.param(text, id=key, marks=CRASHED if key in {"raised", "handle-error-repr", "get-message-str"} else ())
+        for key, text in UNREADABLE_SPELLINGS.items()
+    ],
+)
+def test_a_base_exception_whose_str_raises_is_a_tool_error(rt: Runtime, spelling: str) -> None:
+    """A ``BaseException`` subclass of the tool's whose ``__str__`` raises itself: the worker's error
+    path caught only ``Exception`` there, and the worker died (``worker_crashed``)."""
+    result = attack(rt, UNREADABLE_OUT.replace("SPELLING", spelling))
+    if result.success:  # logging reported it as CPython does, on the call's log
+        assert "--- Logging error ---" in result.logs or "Out" in result.output
+        return
+    assert_refused(rt, result, "tool_error")
+    assert "Out" in result.error.message
