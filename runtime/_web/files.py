@@ -61,6 +61,8 @@ class PageFile:
     def to_dict(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"path": self.path, "kind": self.kind, "label": self.label}
         entry["editable"] = self.disk is not None
+        if self.disk is not None:  # how a new turn (run from the server's folder) names it
+            entry["relative"] = os.path.relpath(self.disk)
         try:
             entry["source"] = self.read()
         except (OSError, UnicodeDecodeError, InvalidArguments) as error:

@@ -24,6 +24,7 @@ from sandbox.language.module_allowlist import (
     LEFT_OUT,
     LIBRARY_VIEWS,
     REPLACED,
+    SCRATCH_VIEWS,
     UNSHAREABLE_KINDS,
 )
 from sandbox.language.pydantic_loader import load_pydantic
@@ -99,6 +100,8 @@ def module_view(name: str) -> ModuleView:
 
 
 def _public_members(name: str) -> dict[str, Any]:
+    if name in SCRATCH_VIEWS:
+        return dict(importlib.import_module(SCRATCH_VIEWS[name]).members(name))
     if name in LIBRARY_VIEWS:
         if name not in sys.modules and imports_checked():  # its code would fail the checks
             refuse(
@@ -197,6 +200,8 @@ def _has_member(module: str, member: str) -> bool:
     module ``__getattr__``, which imports submodules (numpy's ``testing``, pydantic's deprecated names)."""
     if member in LEFT_OUT.get(module, {}) or f"{module}.{member}" in REASONS:  # a refused submodule
         return True
+    if module in SCRATCH_VIEWS:  # the real module may not be loaded (tempfile): its builder says
+        return importlib.import_module(SCRATCH_VIEWS[module]).left_out(module, member) is not None
     namespace = vars(importlib.import_module(module))
     return member in namespace or member in namespace.get("__all__", ())
 
@@ -211,8 +216,9 @@ def left_out_reason(module: str, member: str) -> str | None:
     reason = LEFT_OUT.get(module, {}).get(member)
     if reason is None and f"{module}.{member}" in REASONS:  # a submodule the wall refuses (logging.config)
         reason = refusal_reason(f"{module}.{member}")
-    if reason is None and module in LIBRARY_VIEWS:
-        reason = importlib.import_module(LIBRARY_VIEWS[module]).left_out(module, member)
+    builder = SCRATCH_VIEWS.get(module) or LIBRARY_VIEWS.get(module)
+    if reason is None and builder:
+        reason = importlib.import_module(builder).left_out(module, member)
     if reason is None:
         offered = dir(view)
         if len(offered) <= 12:

@@ -12,7 +12,7 @@ from __future__ import annotations
 INTERNALS = "it leads to the interpreter's internals (frames, code objects, the real builtins, raw memory)"
 PROCESS = "it starts processes or threads, or changes the whole process (signals, limits, terminal, locale)"
 NETWORK = "it opens network connections or servers"
-FILES = "it reads or writes files by name, and a tool has no files of its own"
+FILES = "it reads or writes files outside what the scratch directory offers (open, os, pathlib, tempfile)"
 NO_INSTEAD = "run the tool with --walls process (plain CPython behind the process wall)"
 
 _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -76,7 +76,6 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         PROCESS,
         NO_INSTEAD,
         (
-            "os",
             "multiprocessing",
             "concurrent",
             "signal",
@@ -134,10 +133,8 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         FILES,
-        "io.StringIO / io.BytesIO; gzip.compress; json, csv and tomllib on strings",
+        "open, pathlib and tempfile in the call's scratch directory; io.StringIO / io.BytesIO; json, csv on strings",
         (
-            "pathlib",
-            "tempfile",
             "shutil",
             "glob",
             "filecmp",

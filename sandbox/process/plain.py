@@ -43,10 +43,16 @@ BLAS, which start a thread pool when imported, are told to use the calling threa
 
 
 def plain_globals(
-    *, injected: dict[str, object], output: OutputCapture, entry: str = "tool"
+    *,
+    injected: dict[str, object],
+    output: OutputCapture,
+    entry: str = "tool",
+    environment: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Fresh module globals: the real builtins, ``print`` into ``output``, ``__file__`` named like
-    the tool (``namespace.tool_file``), and the injected names."""
+    the tool (``namespace.tool_file``), and the injected names; ``environment`` joins ``os.environ``
+    (the host's configured values)."""
+    os.environ.update(environment or {})
     for key, value in ONE_THREAD.items():
         os.environ.setdefault(key, value)
     _reseed_numpy()

@@ -213,9 +213,19 @@ def _call_entry(
     model_classes = job.hook is not None or uses_model_classes(job.source)
     injected = ces_globals(context, rpc, start, model_classes=model_classes)
     if walls == "process":
-        namespace = plain_globals(injected=injected, output=output, entry=job.entry)
+        namespace = plain_globals(
+            injected=injected, output=output, entry=job.entry, environment=job.environment
+        )
     else:
-        namespace = build_globals(injected=injected, output=output, single_use=single_use, entry=job.entry)
+        limits = Limits(**(job.limits or {}))
+        namespace = build_globals(
+            injected=injected,
+            output=output,
+            single_use=single_use,
+            entry=job.entry,
+            limits=limits,
+            environment=job.environment,
+        )
     exec(code, namespace)
     entry = job.entry
     function = namespace.get(entry)

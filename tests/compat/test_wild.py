@@ -96,8 +96,6 @@ PENDING: dict[tuple[str, str], str] = {
         )
     },
     ("analyze_codebase.py", "all"): "stdlib under the language wall (i31-stdlib): import glob refused",
-    ("read_config.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
-    ("save_blog_post_to_file.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
     ("save_blog_post_to_file.py", "process"): "stdlib (i31-stdlib): no writable per-call scratch directory",
     **{
         (

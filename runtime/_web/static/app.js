@@ -543,7 +543,7 @@ function turnTemplate() {
     calls: [{ tool, args: state.kind === "tool" ? formArgs(true) : {} }],
   };
   if (!state.app) {  // the page's tools are all registered; the callbacks and fakes it lists, named
-    const named = (kind) => state.files.filter((f) => f.kind === kind).map((f) => f.path);
+    const named = (kind) => state.files.filter((f) => f.kind === kind).map((f) => f.relative || f.path);
     if (named("callbacks").length) script.callbacks = named("callbacks");
     if (named("fakes").length) script.fakes = named("fakes");
   }

@@ -378,6 +378,9 @@ def test_a_turn_file_runs_with_its_callbacks_and_fakes_and_shows_steps_and_the_s
         # A turn written in the page: every tool of the page, and the calls it makes.
         page.click("#new-turn")
         assert '"calls"' in page.input_value("#source") and page.locator("#save").is_disabled()
+        template = json.loads(page.input_value("#source"))
+        named = [*template.get("callbacks", []), *template.get("fakes", [])]
+        assert named and all(not Path(item).is_absolute() and Path(item).is_file() for item in named)
         script = {
             "session": "mine",
             "context": {"user_content": {"role": "user", "parts": [{"text": "hi there"}]}},
