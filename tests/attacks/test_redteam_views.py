@@ -61,3 +61,40 @@ def test_a_base_exception_whose_str_raises_is_a_tool_error(rt: Runtime, spelling
         return
     assert_refused(rt, result, "tool_error")
     assert "Out" in result.error.message
+
+
+SCRATCH_SIZE_BYPASS = """
+import os
+
+MiB = 1024 * 1024
+
+
+def tool() -> str:
+    SPELLING
+    try:
+        with open("big", "wb") as file:
+            file.write(b"x" * (20 * MiB))  # past the default Limits.scratch_size (8 MiB)
+    except OSError as error:
+        return str(error)
+    return "wrote past the limit"
+"""
+SCRATCH_SIZE_SPELLINGS = {
+    "os-truncate-negative": "open('a', 'wb').close()\n    try:\n        os.truncate('a', -100 * MiB)\n"
+    "    except (OSError, ValueError):\n        pass",
+    "file-truncate-negative": "f = open('a', 'w+b', buffering=0)\n    try:\n        f.truncate(-100 * MiB)\n"
+    "    except (OSError, ValueError):\n        pass",
+    "removed-open-file-truncated": "for _ in range(5):\n        f = open('a', 'wb')\n        f.write(b'x' * (6 * MiB))\n"
+    "        f.flush()\n        os.remove('a')\n        f.truncate(0)\n        f.close()",
+    "replaced-open-file-truncated": "for _ in range(5):\n        f = open('a', 'wb')\n        f.write(b'x' * (6 * MiB))\n"
+    "        f.flush()\n        open('b', 'wb').close()\n        os.replace('b', 'a')\n        f.truncate(0)\n        f.close()",
+}
+
+
+@pytest.mark.parametrize("spelling", SCRATCH_SIZE_SPELLINGS.values(), ids=SCRATCH_SIZE_SPELLINGS.keys())
+@pytest.mark.xfail(strict=True, reason="BREAK: truncate's size is trusted by the scratch tree's accounting")
+def test_the_scratch_size_holds_whatever_truncate_is_given(rt: Runtime, spelling: str) -> None:
+    """``Limits.scratch_size`` is kept by accounting: a negative size, or a file truncated after it
+    left the tree (removed or replaced while open), took bytes off the count that were never on it."""
+    result = attack(rt, SCRATCH_SIZE_BYPASS.replace("SPELLING", spelling))
+    assert result.success, result.error
+    assert "Limits.scratch_size" in result.output
