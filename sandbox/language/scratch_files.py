@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import operator
 import os
 from typing import Any
 
@@ -85,6 +86,7 @@ class ScratchRaw(io.RawIOBase):
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         self._check_open()
+        offset = operator.index(offset)  # an exact int, as CPython's seek takes it
         base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: len(self._node.data)}.get(whence)
         if base is None:
             raise ValueError(f"invalid whence ({whence}, should be 0, 1 or 2)")
@@ -101,9 +103,8 @@ class ScratchRaw(io.RawIOBase):
         self._check_open()
         if not self._writable:
             raise io.UnsupportedOperation("truncate")
-        size = self._position if size is None else size
         data_now = self._node.data
-        TREE.resize(self._node, size)
+        size = TREE.resize(self._node, self._position if size is None else size)
         if size < len(data_now):
             del data_now[size:]
         else:

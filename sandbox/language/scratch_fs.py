@@ -18,6 +18,7 @@ absolute paths can only name places in this tree. Size and file count are capped
 from __future__ import annotations
 
 import errno
+import operator
 import os
 import posixpath
 import stat
@@ -33,12 +34,14 @@ SCRATCH = "/tmp"
 
 @dataclass
 class Node:
-    """A directory (``children`` set) or a regular file (``data``)."""
+    """A directory (``children`` set) or a regular file (``data``); ``linked`` while the tree holds it
+    (a file removed or replaced while open is still written through its file object)."""
 
     inode: int
     children: dict[str, Node] | None = None
     data: bytearray = field(default_factory=bytearray)
     mtime: float = field(default_factory=time.time)
+    linked: bool = True
 
     @property
     def is_dir(self) -> bool:
@@ -144,8 +147,7 @@ class ScratchTree:
         if directory and self.absolute(path) == self.cwd:
             raise os_error(errno.EBUSY, path)
         del children[name]
-        self.count -= 1
-        self.size -= len(node.data)
+        self.unlink(node)
 
     def rename(self, source: str, target: str, *, replace: bool = True) -> None:
         source_children, source_name = self.parent(source)
@@ -159,8 +161,7 @@ class ScratchTree:
         if existing is not None and existing is not node:
             if not replace or existing.is_dir != node.is_dir or existing.children:
                 raise os_error(errno.EEXIST if not replace else _replace_errno(existing), target)
-            self.count -= 1
-            self.size -= len(existing.data)
+            self.unlink(existing)
         del source_children[source_name]
         target_children[target_name] = node
 
@@ -173,9 +174,23 @@ class ScratchTree:
             )
         self.count += 1
 
-    def resize(self, node: Node, new_size: int) -> None:
-        """Account for ``node`` growing or shrinking to ``new_size`` bytes, refusing past the limit."""
-        grown = self.size + new_size - len(node.data)
+    def unlink(self, node: Node) -> None:
+        """``node`` leaves the tree: its bytes and itself are no longer counted."""
+        self.count -= 1
+        self.size -= len(node.data)
+        node.linked = False
+
+    def resize(self, node: Node, new_size: Any) -> int:
+        """Account for ``node`` growing or shrinking to ``new_size`` bytes (returned as an exact ``int``),
+        refusing a negative size as Linux does and a size past the limit.
+
+        A node no longer in the tree (``unlink``) had its bytes taken off the count already: it is
+        charged for growing and credited nothing for shrinking."""
+        new_size = operator.index(new_size)
+        if new_size < 0:
+            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL))
+        change = new_size - len(node.data)
+        grown = self.size + (change if node.linked else max(change, 0))
         if grown > self.size_limit:
             raise OSError(
                 errno.ENOSPC,
@@ -183,6 +198,7 @@ class ScratchTree:
             )
         self.size = grown
         node.mtime = time.time()
+        return new_size
 
 
 def _replace_errno(existing: Node) -> int:
