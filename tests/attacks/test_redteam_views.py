@@ -98,3 +98,180 @@ def test_the_scratch_size_holds_whatever_truncate_is_given(rt: Runtime, spelling
     result = attack(rt, SCRATCH_SIZE_BYPASS.replace("SPELLING", spelling))
     assert result.success, result.error
     assert "Limits.scratch_size" in result.output
+
+
+LOGGING_REACHES = {
+    "own-logger-makerecord-traceback-frame": "getattr(Sub('s').caught(), 'tb_frame')",
+    "own-logger-makerecord-traceback-next": "getattr(Sub('s').caught(), 'tb_next')",
+    "own-formatter-style-private": "Own('%(message)s').style()._fmt",
+    "own-formatter-style-vars": "vars(Own('%(message)s').style())",
+    "own-formatter-style-format": "Own('{message}', style='{').style().format",
+    "own-formatter-style-class-attribute": "type(Own('{message}', style='{').style()).validation_pattern",
+    "root-logger-class-made-manager": "type(logging.root)(10).manager",
+    "adapter-manager-property": "logging.LoggerAdapter(logging.getLogger('a'), {}).manager",
+    "deep-copied-logger-manager": "copy.deepcopy(logging.getLogger('a')).manager",
+    "logger-class-dict": "vars(logging.Logger)",
+    "call-log-stream-write-globals": "getattr(type(logging.StreamHandler().stream).write, '__glo' + 'bals__')",
+    "brace-walk-of-a-held-traceback": (
+        "logging.Formatter('{exc_info[2].tb_frame.f_globals}', style='{', validate=False)"
+        ".format(logging.LogRecord('n', 40, 'p', 1, 'm', (), (KeyError, KeyError(), Sub('s').caught())))"
+    ),
+}
+LOGGING_REACH_TOOL = """
+import copy
+import logging
+
+
+class Sub(logging.Logger):
+    def makeRecord(self, name, level, fn, lno, msg, args, exc_info, func=None, extra=None, sinfo=None):
+        self.held = exc_info  # Logger._log hands makeRecord sys.exc_info(): a real traceback
+        return logging.LogRecord(name, level, fn, lno, msg, args, None)
+
+    def caught(self):
+        try:
+            {}["k"]
+        except KeyError:
+            self.exception("x")
+        return self.held[2]
+
+
+class Own(logging.Formatter):
+    def style(self):
+        return self._style
+
+
+class Keep(logging.Handler):
+    def emit(self, record):
+        pass
+
+
+def tool() -> str:
+    return repr(SPELLING)
+"""
+
+
+@pytest.mark.parametrize("spelling", LOGGING_REACHES.values(), ids=LOGGING_REACHES.keys())
+def test_logging_subclasses_and_held_objects_reach_no_internals(rt: Runtime, spelling: str) -> None:
+    """The tool's own subclasses of logging's classes read what logging's code stored in them (a
+    formatter's style object, the real traceback ``Logger._log`` hands ``makeRecord``); past them
+    nothing: a frame, a class's namespace, a host function's globals."""
+    assert_refused_when_added_or_called(rt, LOGGING_REACH_TOOL.replace("SPELLING", spelling))
+
+
+SUBPROCESS_ROUTES = {
+    "popen-init-on-own-object": "subprocess.Popen.__init__(Own(), ['id'])",
+    "own-popen-subclass": "Mine(['id'])",
+    "own-popen-subclass-super-init": "Chained(['id'])",
+    "popen-execute-child": "getattr(subprocess.Popen, '_execute_child')",
+    "popen-new": "subprocess.Popen.__new__(subprocess.Popen)",
+    "run-wrapped": "subprocess.run.__wrapped__",
+    "completed-process-class-globals": "getattr(subprocess.CompletedProcess.check_returncode, '__glo' + 'bals__')",
+}
+SUBPROCESS_ROUTE_TOOL = """
+import subprocess
+
+
+class Own:
+    pass
+
+
+class Mine(subprocess.Popen):
+    pass
+
+
+class Chained(subprocess.Popen):
+    def __init__(self, args):
+        super().__init__(args, shell=False)
+
+
+def tool() -> str:
+    try:
+        return repr(SPELLING)
+    except PermissionError as error:
+        return f"forbidden {error.errno}"
+"""
+
+
+@pytest.mark.parametrize("spelling", SUBPROCESS_ROUTES.values(), ids=SUBPROCESS_ROUTES.keys())
+def test_subprocess_routes_start_no_process_and_reach_no_module(rt: Runtime, spelling: str) -> None:
+    try:
+        result = attack(rt, SUBPROCESS_ROUTE_TOOL.replace("SPELLING", spelling))
+    except Exception as refused:  # noqa: BLE001 - refused at add_tool
+        assert "not" in str(refused)
+        return
+    if result.success:  # the call reached the view's Popen: the jailed fork's error
+        assert result.output == "forbidden 1", result.output
+        return
+    assert_refused(rt, result, ("policy", "tool_error"))
+
+
+OUTSIDE_PATHS = {
+    "open-proc-environ": "open('/proc/self/environ', 'rb').read()",
+    "open-proc-mem-relative": "open('../proc/self/mem', 'rb').read(8)",
+    "pathlib-etc-passwd": "pathlib.Path('/etc/passwd').read_text()",
+    "pathlib-dotdot": "(pathlib.Path.cwd() / '..' / '..' / 'etc' / 'passwd').read_bytes()",
+    "os-stat-passwd": "os.stat('/etc/passwd')",
+    "os-listdir-proc-fd": "os.listdir('/proc/self/fd')",
+    "os-scandir-root": "[entry.name for entry in os.scandir('/')]",
+    "os-walk-root": "[top for top, dirs, files in os.walk('/')]",
+    "exists-usr": "[os.path.exists(p) for p in ('/usr', '/etc', '/proc', '/dev/null', '/tmp/../etc')]",
+    "os-read-stdin": "os.read(0, 10)",
+    "os-fdopen-stderr": "os.fdopen(2, 'w').write('x')",
+    "open-descriptor-one": "open(1, 'w').write('x')",
+    "fstat-two": "os.fstat(2)",
+    "mkstemp-in-etc": "tempfile.mkstemp(dir='/etc')",
+    "named-temporary-prefix-escape": "tempfile.NamedTemporaryFile(prefix='../etc/x')",
+    "chdir-up": "os.chdir('/tmp/../..')",
+    "rename-scratch-itself": "os.rename('/tmp', '/tmp2')",
+    "rename-out": "open('/tmp/a', 'w').close() or os.rename('/tmp/a', '/a')",
+    "makedirs-outside": "os.makedirs('/opt/x/y')",
+    "temporary-directory-renamed-root": "cleaned(tempfile.TemporaryDirectory())",
+    "expandvars-host-path": "os.path.expandvars('$PATH $HOME $USER') + os.path.expanduser('~root')",
+    "environ-host": "dict(os.environ) or os.getenv('PATH') or 'empty'",
+    "realpath-proc-cwd": "os.path.realpath('/proc/self/cwd') and open('/proc/self/cwd/pyproject.toml').read()",
+    "zoneinfo-host-file": "zoneinfo.ZoneInfo('../../../etc/passwd')",
+}
+OUTSIDE_TOOL = """
+import os
+import pathlib
+import tempfile
+import zoneinfo
+
+
+def tool() -> str:
+    try:
+        return repr(SPELLING)
+    except (OSError, ValueError) as error:
+        return f"refused {type(error).__name__}: {error}"
+
+
+def cleaned(directory):
+    directory.name = "/"
+    directory.cleanup()
+    return os.listdir("/")
+"""
+
+
+@pytest.mark.parametrize("spelling", OUTSIDE_PATHS.values(), ids=OUTSIDE_PATHS.keys())
+def test_the_file_views_see_nothing_outside_the_calls_scratch_directory(rt: Runtime, spelling: str) -> None:
+    """No path, descriptor or variable names anything of the worker's file system or environment:
+    an error as CPython gives it for a missing file, or only the scratch tree (``/`` holds ``tmp``)."""
+    try:
+        result = attack(rt, OUTSIDE_TOOL.replace("SPELLING", spelling))
+    except Exception as refused:  # noqa: BLE001 - refused at add_tool
+        assert "not" in str(refused)
+        return
+    if not result.success:
+        assert_refused(rt, result, ("policy", "tool_error"))
+        return
+    text = result.output
+    for leak in ("root:", "/usr", "/bin", "PYTHON", "[project]", "'proc'", "'etc'", "TZif", *LEAKS):
+        assert leak not in text.replace("'/tmp/../etc'", ""), text
+    assert text.startswith("refused") or text in (
+        "[False, False, False, False, False]",
+        "['tmp']",
+        "['/', '/tmp']",
+        "' /tmp /tmp~root'",
+        "'$PATH $HOME $USER~root'",
+        "'empty'",
+    ), text
