@@ -275,3 +275,64 @@ def test_the_file_views_see_nothing_outside_the_calls_scratch_directory(rt: Runt
         "'$PATH $HOME $USER~root'",
         "'empty'",
     ), text
+
+
+SHADOWED_RAW = """
+kept = []
+
+
+def tool() -> list:
+    with open("a", "wb") as file:
+        file.write(b"Z" * 100)
+    FILE
+    try:
+        SHADOW
+    except (AttributeError, TypeError) as error:
+        return ["refused", str(error)]
+    CALL
+    view = kept[0]
+    before = bytes(view[:16])
+    file.close()
+    del file
+    spray = [bytearray(b"Q" * 8192) for _ in range(50)]
+    return [len(view), before.hex(), bytes(view[:16]).hex(), len(spray)]
+
+
+def grab(buffer, *rest):
+    kept.append(buffer.cast("B"))  # a cast outlives the buffered layer's own release of its view
+    return 0
+"""
+SHADOW_SPELLINGS = {
+    "reader-readinto-attribute": ("file = open('a', 'rb')", "file.raw.readinto = grab", "file.read(10)"),
+    "reader-readinto-setattr": (
+        "file = open('a', 'rb')",
+        "setattr(file.raw, 'readinto', grab)",
+        "file.read(10)",
+    ),
+    "text-reader-readinto": ("file = open('a', 'r')", "file.buffer.raw.readinto = grab", "file.read(1)"),
+    "writer-write": ("file = open('a', 'wb')", "file.raw.write = grab", "file.write(b'x') and file.flush()"),
+    "random-readinto": ("file = open('a', 'r+b')", "file.raw.readinto = grab", "file.read(10)"),
+    "descriptor-fdopen-readinto": (
+        "import os\n    file = os.fdopen(os.open('a', os.O_RDONLY), 'rb')",
+        "file.raw.readinto = grab",
+        "file.read(10)",
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", SHADOW_SPELLINGS.values(), ids=SHADOW_SPELLINGS.keys())
+@pytest.mark.xfail(
+    strict=True, reason="BREAK: a scratch file's raw stream takes an instance attribute named readinto/write"
+)
+def test_no_buffered_layer_hands_the_tool_a_view_of_its_own_buffer(
+    rt: Runtime, spelling: tuple[str, str, str]
+) -> None:
+    """An instance attribute ``readinto`` (or ``write``) on a scratch file's raw stream is what
+    CPython's buffered layer calls with a memoryview of its own buffer: a cast of it kept by the
+    tool read the buffer's uninitialized bytes (heap addresses) and, after ``close`` freed it,
+    whatever was allocated there next; writing through it crashed the worker (SIGSEGV)."""
+    open_file, shadow, call = spelling
+    source = SHADOWED_RAW.replace("FILE", open_file).replace("SHADOW", shadow).replace("CALL", call)
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output[0] == "refused", result.output
