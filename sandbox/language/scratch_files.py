@@ -26,6 +26,10 @@ from sandbox.language.rules import refuse
 from sandbox.language.scratch_fs import SCRATCH, TREE, Node, exact_path, os_error
 
 _MODE_LETTERS = frozenset("rwaxbt+")
+_RAW_FIELDS = frozenset(
+    {"_node", "_position", "_append", "_readable", "_writable", "_delete", "name", "mode", "__IOBase_closed"}
+)
+"""What a raw stream's instance dict may hold: its own fields (``__IOBase_closed`` is ``io``'s)."""
 
 
 class ScratchRaw(io.RawIOBase):
@@ -43,6 +47,14 @@ class ScratchRaw(io.RawIOBase):
         self._delete = delete
         self.name = name
         self.mode = mode
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Only the stream's own fields: an instance attribute named like a method (``readinto``,
+        ``write``) is what CPython's buffered layers would call, with a memoryview of their own buffer
+        that a cast keeps past its release (uninitialized, then freed, memory)."""
+        if name not in _RAW_FIELDS:
+            raise AttributeError(f"attribute {name!r} of a scratch file's raw stream is read-only")
+        super().__setattr__(name, value)
 
     def readable(self) -> bool:
         self._check_open()

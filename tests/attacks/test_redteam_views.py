@@ -321,9 +321,6 @@ SHADOW_SPELLINGS = {
 
 
 @pytest.mark.parametrize("spelling", SHADOW_SPELLINGS.values(), ids=SHADOW_SPELLINGS.keys())
-@pytest.mark.xfail(
-    strict=True, reason="BREAK: a scratch file's raw stream takes an instance attribute named readinto/write"
-)
 def test_no_buffered_layer_hands_the_tool_a_view_of_its_own_buffer(
     rt: Runtime, spelling: tuple[str, str, str]
 ) -> None:
