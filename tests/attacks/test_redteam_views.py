@@ -333,3 +333,48 @@ def test_no_buffered_layer_hands_the_tool_a_view_of_its_own_buffer(
     result = attack(rt, source)
     assert result.success, result.error
     assert result.output[0] == "refused", result.output
+
+
+JAILED_AFTER_RAW_MEMORY = """
+import os
+
+kept = []
+
+
+def tool() -> list:
+    file = open(os.__file__, "rb")  # a file the jail shows (nothing may be created in it)
+    file.raw.readinto = grab  # plain CPython: the real FileIO takes it, and the view with it
+    file.read(10)
+    heap = bytes(kept[0][:16]).hex()
+    outcomes = []
+    for target in (PACKAGE_DIR + "/pyproject.toml", "/etc/passwd", "/proc/1/environ"):
+        try:
+            outcomes.append(open(target, "rb").read(1).hex())
+        except OSError as error:
+            outcomes.append(type(error).__name__)
+    try:
+        open(PACKAGE_DIR + "/toolpen-red-team", "w").write("x")
+        outcomes.append("written")
+    except OSError as error:
+        outcomes.append(type(error).__name__)
+    return [len(heap), outcomes]
+
+
+def grab(buffer, *rest):
+    kept.append(buffer.cast("B"))
+    return 0
+"""
+
+
+def test_the_process_wall_alone_holds_the_same_goals() -> None:
+    """Under ``walls="process"`` the breaks above are plain CPython's (a kept view of the buffered
+    layer's memory is CPython's own behaviour): what they were for, files outside the call and the
+    worker's error path, is held by the jail and the worker."""
+    with Runtime(store="memory://", walls="process") as runtime:
+        crashed = attack(runtime, UNREADABLE_OUT.replace("SPELLING", "raise Out()"))
+        assert crashed.error is not None and crashed.error.kind == "tool_error", crashed.error
+        result = attack(runtime, JAILED_AFTER_RAW_MEMORY.replace("PACKAGE_DIR", repr(PACKAGE_DIR)))
+        assert result.success, result.error
+        heap, outcomes = result.output
+        assert heap == 32  # the view was handed out: plain CPython
+        assert outcomes == ["FileNotFoundError", "FileNotFoundError", "PermissionError", "PermissionError"]
