@@ -112,6 +112,17 @@ LOGGING_REACHES = {
     "deep-copied-logger-manager": "copy.deepcopy(logging.getLogger('a')).manager",
     "logger-class-dict": "vars(logging.Logger)",
     "call-log-stream-write-globals": "getattr(type(logging.StreamHandler().stream).write, '__glo' + 'bals__')",
+    "module-lock": "logging._lock",
+    "manager-class": "logging.Manager",
+    "placeholder-class": "logging.PlaceHolder",
+    "type-of-logger-manager": "type(logging.getLogger('a')).manager",
+    "type-of-logger-root": "type(logging.getLogger('a')).root",
+    "getattr-type-of-root-manager": "getattr(type(logging.root), 'manager')",
+    "child-parent-manager": "logging.root.getChild('x').parent.manager",
+    "super-of-host-logger": "super(logging.Logger, logging.root).manager",
+    "record-class-dict": "type(logging.makeLogRecord({})).__dict__",
+    "logger-class-dict-entry": "vars(type(logging.root))['manager']",
+    "handler-lock-private": "logging.Handler().lock._release_save",
     "brace-walk-of-a-held-traceback": (
         "logging.Formatter('{exc_info[2].tb_frame.f_globals}', style='{', validate=False)"
         ".format(logging.LogRecord('n', 40, 'p', 1, 'm', (), (KeyError, KeyError(), Sub('s').caught())))"
