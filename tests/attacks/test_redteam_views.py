@@ -90,7 +90,26 @@ SCRATCH_SIZE_SPELLINGS = {
 }
 
 
-@pytest.mark.parametrize("spelling", SCRATCH_SIZE_SPELLINGS.values(), ids=SCRATCH_SIZE_SPELLINGS.keys())
+SCRATCH_SIZE_SPELLINGS_KEPT_OPEN = {  # 30 MiB held at once: the second file is past the limit
+    "removed-files-kept-open": "kept = []\n    try:\n        for name in 'abcde':\n            f = open(name, 'wb')\n"
+    "            f.write(b'x' * (6 * MiB))\n            f.flush()\n            os.remove(name)\n"
+    "            kept.append(f)\n    except OSError as error:\n        return str(error)\n    return 'held past the limit'",
+    "replaced-files-kept-open": "kept = []\n    try:\n        for _ in range(5):\n            f = open('a', 'wb')\n"
+    "            f.write(b'x' * (6 * MiB))\n            f.flush()\n            open('b', 'wb').close()\n"
+    "            os.replace('b', 'a')\n            kept.append(f)\n    except OSError as error:\n        return str(error)\n"
+    "    return 'held past the limit'",
+}
+KEPT_OPEN = pytest.mark.xfail(
+    strict=True, reason="BREAK: a removed file's bytes leave the count while it is open"
+)
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [*SCRATCH_SIZE_SPELLINGS.values()]
+    + [pytest.param(text, id=key, marks=KEPT_OPEN) for key, text in SCRATCH_SIZE_SPELLINGS_KEPT_OPEN.items()],
+    ids=[*SCRATCH_SIZE_SPELLINGS.keys(), *SCRATCH_SIZE_SPELLINGS_KEPT_OPEN.keys()],
+)
 def test_the_scratch_size_holds_whatever_truncate_is_given(rt: Runtime, spelling: str) -> None:
     """``Limits.scratch_size`` is kept by accounting: a negative size, or a file truncated after it
     left the tree (removed or replaced while open), took bytes off the count that were never on it
