@@ -39,6 +39,7 @@ class ScratchRaw(io.RawIOBase):
         if type(node) is not Node:  # a stand-in's sizes would unbalance the limits' count
             raise TypeError("scratch files are made by open(), not by their class")
         super().__init__()
+        TREE.hold(node)
         self._node = node
         self._position = 0
         self._append = append
@@ -124,9 +125,11 @@ class ScratchRaw(io.RawIOBase):
         return size
 
     def close(self) -> None:
-        if not self.closed and self._delete is not None:
-            with contextlib.suppress(FileNotFoundError):  # the tool removed it already
-                TREE.remove(self._delete, directory=False)
+        if not self.closed:
+            if self._delete is not None:
+                with contextlib.suppress(FileNotFoundError):  # the tool removed it already
+                    TREE.remove(self._delete, directory=False)
+            TREE.release(self._node)
         super().close()
 
     def _check_open(self) -> None:

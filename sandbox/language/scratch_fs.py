@@ -34,13 +34,20 @@ SCRATCH = "/tmp"
 
 @dataclass
 class Node:
-    """A directory (``children`` set) or a regular file (``data``); ``linked`` while the tree holds it
-    (a file removed or replaced while open is still written through its file object)."""
+    """A directory (``children`` set) or a regular file (``data``).
+
+    As on Linux, a file removed or replaced while open keeps its bytes, and they count, until its
+    last open stream closes: ``charged`` is what the node counts in its tree's ``size``, ``holders``
+    its open streams, ``linked`` whether the tree still holds it, ``tree`` the call (``generation``)
+    whose tree counts it."""
 
     inode: int
     children: dict[str, Node] | None = None
     data: bytearray = field(default_factory=bytearray)
     mtime: float = field(default_factory=time.time)
+    tree: int = 0
+    charged: int = 0
+    holders: int = 0
     linked: bool = True
 
     @property
@@ -52,10 +59,12 @@ class ScratchTree:
     """The one tree of this process, emptied at the start of each call (``reset``)."""
 
     def __init__(self) -> None:
+        self.generation = 0
         self.reset(0, 0)
 
     def reset(self, size_limit: int, file_limit: int) -> None:
         """An empty scratch directory for a new call, with that call's limits."""
+        self.generation += 1
         self.size_limit = size_limit
         self.file_limit = file_limit
         self.size = 0
@@ -129,7 +138,7 @@ class ScratchTree:
             raise os_error(errno.EEXIST, path)
         self.count_one()
         self._inodes += 1
-        node = Node(self._inodes, children={} if directory else None)
+        node = Node(self._inodes, children={} if directory else None, tree=self.generation)
         children[name] = node
         return node
 
@@ -175,28 +184,44 @@ class ScratchTree:
         self.count += 1
 
     def unlink(self, node: Node) -> None:
-        """``node`` leaves the tree: its bytes and itself are no longer counted."""
+        """``node`` leaves the tree: it no longer counts as a file; its bytes count until it is closed."""
         self.count -= 1
-        self.size -= len(node.data)
         node.linked = False
+        self._free_if_unused(node)
+
+    def hold(self, node: Node) -> None:
+        """A stream on ``node`` opens."""
+        node.holders += 1
+
+    def release(self, node: Node) -> None:
+        """A stream on ``node`` closes: a node out of the tree and no longer open frees its bytes."""
+        node.holders -= 1
+        self._free_if_unused(node)
+
+    def _free_if_unused(self, node: Node) -> None:
+        if not node.linked and node.holders <= 0 and node.tree == self.generation:
+            self.size -= node.charged
+            node.charged = 0
 
     def resize(self, node: Node, new_size: Any) -> int:
         """Account for ``node`` growing or shrinking to ``new_size`` bytes (returned as an exact ``int``),
         refusing a negative size as Linux does and a size past the limit.
 
-        A node no longer in the tree (``unlink``) had its bytes taken off the count already: it is
-        charged for growing and credited nothing for shrinking."""
+        A node of an earlier call's tree (a file object kept in a reused worker) is charged for
+        growing and credited nothing."""
         new_size = operator.index(new_size)
         if new_size < 0:
             raise OSError(errno.EINVAL, os.strerror(errno.EINVAL))
-        change = new_size - len(node.data)
-        grown = self.size + (change if node.linked else max(change, 0))
+        if node.tree == self.generation:
+            grown, charged = self.size + new_size - node.charged, new_size
+        else:
+            grown, charged = self.size + max(new_size - len(node.data), 0), node.charged
         if grown > self.size_limit:
             raise OSError(
                 errno.ENOSPC,
                 f"the call's scratch directory holds at most {self.size_limit} bytes (Limits.scratch_size)",
             )
-        self.size = grown
+        self.size, node.charged = grown, charged
         node.mtime = time.time()
         return new_size
 

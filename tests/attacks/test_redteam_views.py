@@ -99,21 +99,15 @@ SCRATCH_SIZE_SPELLINGS_KEPT_OPEN = {  # 30 MiB held at once: the second file is 
     "            os.replace('b', 'a')\n            kept.append(f)\n    except OSError as error:\n        return str(error)\n"
     "    return 'held past the limit'",
 }
-KEPT_OPEN = pytest.mark.xfail(
-    strict=True, reason="BREAK: a removed file's bytes leave the count while it is open"
-)
+SCRATCH_SIZE_SPELLINGS |= SCRATCH_SIZE_SPELLINGS_KEPT_OPEN
 
 
-@pytest.mark.parametrize(
-    "spelling",
-    [*SCRATCH_SIZE_SPELLINGS.values()]
-    + [pytest.param(text, id=key, marks=KEPT_OPEN) for key, text in SCRATCH_SIZE_SPELLINGS_KEPT_OPEN.items()],
-    ids=[*SCRATCH_SIZE_SPELLINGS.keys(), *SCRATCH_SIZE_SPELLINGS_KEPT_OPEN.keys()],
-)
+@pytest.mark.parametrize("spelling", SCRATCH_SIZE_SPELLINGS.values(), ids=SCRATCH_SIZE_SPELLINGS.keys())
 def test_the_scratch_size_holds_whatever_truncate_is_given(rt: Runtime, spelling: str) -> None:
     """``Limits.scratch_size`` is kept by accounting: a negative size, or a file truncated after it
-    left the tree (removed or replaced while open), took bytes off the count that were never on it
-    (the memory limit still held: the bytes are in the worker's memory)."""
+    left the tree (removed or replaced while open), took bytes off the count that were never on it,
+    and a file removed while open took its bytes off the count while it still held them (the memory
+    limit still held: the bytes are in the worker's memory)."""
     result = attack(rt, SCRATCH_SIZE_BYPASS.replace("SPELLING", spelling))
     assert result.success, result.error
     assert "Limits.scratch_size" in result.output
