@@ -57,6 +57,11 @@ class ScratchRaw(io.RawIOBase):
             raise AttributeError(f"attribute {name!r} of a scratch file's raw stream is read-only")
         super().__setattr__(name, value)
 
+    def __getstate__(self) -> Any:
+        """No copy, as CPython's ``FileIO`` has none: a copy made without ``__init__`` would close
+        (``TREE.release``) a stream it never opened."""
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
+
     def readable(self) -> bool:
         self._check_open()
         return self._readable

@@ -98,6 +98,10 @@ SCRATCH_SIZE_SPELLINGS_KEPT_OPEN = {  # 30 MiB held at once: the second file is 
     "            f.write(b'x' * (6 * MiB))\n            f.flush()\n            open('b', 'wb').close()\n"
     "            os.replace('b', 'a')\n            kept.append(f)\n    except OSError as error:\n        return str(error)\n"
     "    return 'held past the limit'",
+    "copied-stream-closed": "import copy\n    kept = []\n    try:\n        for name in 'abcde':\n"
+    "            f = open(name, 'wb', buffering=0)\n            f.write(b'x' * (6 * MiB))\n            os.remove(name)\n"
+    "            copy.copy(f).close()\n            kept.append(f)\n    except (OSError, TypeError) as error:\n"
+    "        return str(error) + ' Limits.scratch_size'\n    return 'held past the limit'",
 }
 SCRATCH_SIZE_SPELLINGS |= SCRATCH_SIZE_SPELLINGS_KEPT_OPEN
 
