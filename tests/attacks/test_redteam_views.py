@@ -416,3 +416,22 @@ def test_the_process_wall_alone_holds_the_same_goals() -> None:
         heap, outcomes = result.output
         assert heap == 32  # the view was handed out: plain CPython
         assert outcomes == ["FileNotFoundError", "FileNotFoundError", "PermissionError", "PermissionError"]
+
+
+def test_a_handler_over_a_scratch_file_hands_back_that_file(rt: Runtime) -> None:
+    """Compatibility found while attacking: the check that keeps the process's own files from tool
+    code refused the tool's own scratch file, of the same io classes, as ``handler.stream``."""
+    source = """
+import logging
+
+
+def tool() -> list:
+    handler = logging.StreamHandler(open("log.txt", "w"))
+    logging.getLogger("scratch").addHandler(handler)
+    logging.getLogger("scratch").warning("into the file")
+    handler.stream.close()
+    return [handler.stream.name, open("log.txt").read()]
+"""
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == ["log.txt", "into the file\n"]
