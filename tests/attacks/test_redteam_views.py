@@ -435,3 +435,35 @@ def tool() -> list:
     result = attack(rt, source)
     assert result.success, result.error
     assert result.output == ["log.txt", "into the file\n"]
+
+
+HOST_NAMED_TOOL = """
+import io
+import logging
+
+
+def textwrap() -> list:
+    text = io.StringIO()
+    log = logging.getLogger("named")
+    log.addHandler(logging.StreamHandler(text))
+    try:
+        {}["k"]
+    except KeyError:
+        log.exception("caught", stack_info=True)
+    return [__file__, text.getvalue()]
+"""
+
+
+def test_a_tool_named_like_a_host_module_shows_its_own_source_lines(rt: Runtime) -> None:
+    """``__file__`` is ``<entry>.py``: for a tool named ``textwrap`` that is the name of a file on
+    ``sys.path`` (the standard library's), which ``linecache`` would read for a frame renamed to it.
+    Tracebacks and stacks read the tool's lines (registered with linecache) before the frames are
+    renamed, so no line of the host's ``textwrap.py`` shows."""
+    result = attack(rt, HOST_NAMED_TOOL)
+    assert result.success, result.error
+    name, text = result.output
+    assert name == "textwrap.py"
+    assert 'File "textwrap.py", line 11, in textwrap' in text and '{}["k"]' in text
+    assert 'log.exception("caught", stack_info=True)' in text
+    shown = [line.strip() for line in text.splitlines() if line.startswith("    ") and line.strip("~^ ")]
+    assert all(line in HOST_NAMED_TOOL for line in shown), shown
