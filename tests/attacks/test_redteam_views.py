@@ -467,3 +467,30 @@ def test_a_tool_named_like_a_host_module_shows_its_own_source_lines(rt: Runtime)
     assert 'log.exception("caught", stack_info=True)' in text
     shown = [line.strip() for line in text.splitlines() if line.startswith("    ") and line.strip("~^ ")]
     assert all(line in HOST_NAMED_TOOL for line in shown), shown
+
+
+STAND_IN_METACLASS = {
+    "type-of-type": "type(type(file))",
+    "class-of-type": "type(file).__class__",
+    "type-of-raw-type": "type(type(file.buffer.raw))",
+    "type-of-buffer-type": "type(type(file.buffer))",
+    "getattr-class": "getattr(type(file), '__cla' + 'ss__')",
+}
+STAND_IN_METACLASS_TOOL = """
+import numpy as np
+
+
+def tool() -> str:
+    file = open("a", "w")
+    meta = SPELLING
+    interface = {"data": (id(file), False), "shape": (8,), "typestr": "|u1", "version": 3}
+    return repr(np.asarray(meta("X", (), {"__array_interface__": interface})))
+"""
+
+
+@pytest.mark.parametrize("spelling", STAND_IN_METACLASS.values(), ids=STAND_IN_METACLASS.keys())
+def test_the_file_stand_ins_hand_out_no_metaclass(rt: Runtime, spelling: str) -> None:
+    """The stand-ins ``type(f)`` answers are classes of a metaclass of toolpen's: called with a
+    namespace it would build a class whose dict C code reads (numpy's ``__array_interface__``)."""
+    pytest.importorskip("numpy")
+    assert_refused_when_added_or_called(rt, STAND_IN_METACLASS_TOOL.replace("SPELLING", spelling))
