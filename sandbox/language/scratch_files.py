@@ -166,7 +166,8 @@ def open_raw(path: Any, mode: str, *, delete: bool = False) -> ScratchRaw:
     return ScratchRaw(node, path, raw_mode, append=kind == "a", delete=text if delete else None)
 
 
-def _checked_mode(mode: Any) -> str:
+def checked_mode(mode: Any) -> str:
+    """``mode`` as ``open`` takes it (an exact ``str`` of its letters), else CPython's error."""
     if not isinstance(mode, str):
         raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
     mode = "".join((mode,))
@@ -190,7 +191,7 @@ def open_file(
     opener: Any = None,
 ) -> Any:
     """``open`` over the scratch tree (or one of this call's descriptors), with CPython's file objects."""
-    mode = _checked_mode(mode)
+    mode = checked_mode(mode)
     if opener is not None:
         raise ValueError("toolpen's open takes no opener: scratch files have no file descriptors")
     binary = "b" in mode

@@ -494,3 +494,31 @@ def test_the_file_stand_ins_hand_out_no_metaclass(rt: Runtime, spelling: str) ->
     namespace it would build a class whose dict C code reads (numpy's ``__array_interface__``)."""
     pytest.importorskip("numpy")
     assert_refused_when_added_or_called(rt, STAND_IN_METACLASS_TOOL.replace("SPELLING", spelling))
+
+
+def test_named_temporary_files_take_every_mode_cpython_takes(rt: Runtime) -> None:
+    """Compatibility found while attacking: ``NamedTemporaryFile(mode="r")`` (``"a"``, ``"r+"``,
+    ``"rb"``) failed with ``KeyError: 'xr'``; CPython makes the file, then opens it with the mode."""
+    source = """
+import os
+import tempfile
+
+
+def tool() -> list:
+    found = []
+    for mode in ("r", "a", "r+", "rb", "w+b", "x"):
+        with tempfile.NamedTemporaryFile(mode=mode) as file:
+            found.append([mode, file.readable(), file.writable(), os.path.exists(file.name)])
+        found.append(os.path.exists(file.name))
+    return found
+"""
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == [
+        ["r", True, False, True], False,
+        ["a", False, True, True], False,
+        ["r+", True, True, True], False,
+        ["rb", True, False, True], False,
+        ["w+b", True, True, True], False,
+        ["x", False, True, True], False,
+    ]  # fmt: skip
