@@ -48,6 +48,7 @@ from sandbox.language.rules import (
     is_tool_class,
     refuse,
 )
+from sandbox.language.scratch_files import ScratchRaw
 
 UNKNOWN_CALLER = ("(unknown file)", 0, "(unknown function)", None)
 """What CPython's ``findCaller`` answers when it finds no frame; here for every frame not the tool's."""
@@ -364,7 +365,7 @@ def _reader(names: frozenset[str]) -> Any:
         if not (name in names or own_data or (owner is not None and is_tool_class(owner))):
             refuse(f"logging: attribute {name!r} of {class_name(obj)} is not available in toolpen")
         value = getattr(obj, name, *default)
-        if type(value) in _PROCESS_FILES:  # a handler a library made over the process's stderr
+        if type(value) in _PROCESS_FILES and not _is_scratch_file(value):  # the process's stderr, say
             refuse(f"logging: attribute {name!r} of {class_name(obj)} is one of the process's own files")
         if name == "exc_info" and isinstance(obj, logging.LogRecord) and isinstance(value, tuple):
             return (*value[:2], None)  # the traceback's frames lead to every caller's globals
@@ -377,6 +378,15 @@ _PROCESS_FILES = frozenset(
     {io.TextIOWrapper, io.BufferedWriter, io.BufferedReader, io.BufferedRandom, io.FileIO}
 )
 """Real files (``sys.__stderr__``, what a library's ``StreamHandler()`` holds): never handed to tool code."""
+
+
+def _is_scratch_file(value: Any) -> bool:
+    """Whether the file object ``value`` is one of the call's scratch files (``open`` of the tool's)."""
+    try:  # buffer and raw are the io classes' own data descriptors: no instance dict answers them
+        raw = value.buffer.raw if isinstance(value, io.TextIOWrapper) else getattr(value, "raw", value)
+    except ValueError:  # detached
+        return False
+    return type(raw) is ScratchRaw
 
 
 def _instance_dict(obj: Any) -> dict[str, Any]:

@@ -161,7 +161,7 @@ def truncate(path: Any, length: int) -> None:
     node = TREE.node(exact_path(path))
     if node.is_dir:
         raise os_error(errno.EISDIR, path)
-    TREE.resize(node, length)
+    length = TREE.resize(node, length)
     del node.data[length:]
     node.data.extend(bytes(length - len(node.data)))
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import operator
 import os
 from typing import Any
 
@@ -25,6 +26,10 @@ from sandbox.language.rules import refuse
 from sandbox.language.scratch_fs import SCRATCH, TREE, Node, exact_path, os_error
 
 _MODE_LETTERS = frozenset("rwaxbt+")
+_RAW_FIELDS = frozenset(
+    {"_node", "_position", "_append", "_readable", "_writable", "_delete", "name", "mode", "__IOBase_closed"}
+)
+"""What a raw stream's instance dict may hold: its own fields (``__IOBase_closed`` is ``io``'s)."""
 
 
 class ScratchRaw(io.RawIOBase):
@@ -34,6 +39,7 @@ class ScratchRaw(io.RawIOBase):
         if type(node) is not Node:  # a stand-in's sizes would unbalance the limits' count
             raise TypeError("scratch files are made by open(), not by their class")
         super().__init__()
+        TREE.hold(node)
         self._node = node
         self._position = 0
         self._append = append
@@ -42,6 +48,19 @@ class ScratchRaw(io.RawIOBase):
         self._delete = delete
         self.name = name
         self.mode = mode
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Only the stream's own fields: an instance attribute named like a method (``readinto``,
+        ``write``) is what CPython's buffered layers would call, with a memoryview of their own buffer
+        that a cast keeps past its release (uninitialized, then freed, memory)."""
+        if name not in _RAW_FIELDS:
+            raise AttributeError(f"attribute {name!r} of a scratch file's raw stream is read-only")
+        super().__setattr__(name, value)
+
+    def __getstate__(self) -> Any:
+        """No copy, as CPython's ``FileIO`` has none: a copy made without ``__init__`` would close
+        (``TREE.release``) a stream it never opened."""
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
 
     def readable(self) -> bool:
         self._check_open()
@@ -85,6 +104,7 @@ class ScratchRaw(io.RawIOBase):
 
     def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
         self._check_open()
+        offset = operator.index(offset)  # an exact int, as CPython's seek takes it
         base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: len(self._node.data)}.get(whence)
         if base is None:
             raise ValueError(f"invalid whence ({whence}, should be 0, 1 or 2)")
@@ -101,9 +121,8 @@ class ScratchRaw(io.RawIOBase):
         self._check_open()
         if not self._writable:
             raise io.UnsupportedOperation("truncate")
-        size = self._position if size is None else size
         data_now = self._node.data
-        TREE.resize(self._node, size)
+        size = TREE.resize(self._node, self._position if size is None else size)
         if size < len(data_now):
             del data_now[size:]
         else:
@@ -111,9 +130,11 @@ class ScratchRaw(io.RawIOBase):
         return size
 
     def close(self) -> None:
-        if not self.closed and self._delete is not None:
-            with contextlib.suppress(FileNotFoundError):  # the tool removed it already
-                TREE.remove(self._delete, directory=False)
+        if not self.closed:
+            if self._delete is not None:
+                with contextlib.suppress(FileNotFoundError):  # the tool removed it already
+                    TREE.remove(self._delete, directory=False)
+            TREE.release(self._node)
         super().close()
 
     def _check_open(self) -> None:
@@ -145,7 +166,8 @@ def open_raw(path: Any, mode: str, *, delete: bool = False) -> ScratchRaw:
     return ScratchRaw(node, path, raw_mode, append=kind == "a", delete=text if delete else None)
 
 
-def _checked_mode(mode: Any) -> str:
+def checked_mode(mode: Any) -> str:
+    """``mode`` as ``open`` takes it (an exact ``str`` of its letters), else CPython's error."""
     if not isinstance(mode, str):
         raise TypeError(f"open() argument 'mode' must be str, not {type(mode).__name__}")
     mode = "".join((mode,))
@@ -169,7 +191,7 @@ def open_file(
     opener: Any = None,
 ) -> Any:
     """``open`` over the scratch tree (or one of this call's descriptors), with CPython's file objects."""
-    mode = _checked_mode(mode)
+    mode = checked_mode(mode)
     if opener is not None:
         raise ValueError("toolpen's open takes no opener: scratch files have no file descriptors")
     binary = "b" in mode

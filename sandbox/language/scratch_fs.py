@@ -18,6 +18,7 @@ absolute paths can only name places in this tree. Size and file count are capped
 from __future__ import annotations
 
 import errno
+import operator
 import os
 import posixpath
 import stat
@@ -33,12 +34,21 @@ SCRATCH = "/tmp"
 
 @dataclass
 class Node:
-    """A directory (``children`` set) or a regular file (``data``)."""
+    """A directory (``children`` set) or a regular file (``data``).
+
+    As on Linux, a file removed or replaced while open keeps its bytes, and they count, until its
+    last open stream closes: ``charged`` is what the node counts in its tree's ``size``, ``holders``
+    its open streams, ``linked`` whether the tree still holds it, ``tree`` the call (``generation``)
+    whose tree counts it."""
 
     inode: int
     children: dict[str, Node] | None = None
     data: bytearray = field(default_factory=bytearray)
     mtime: float = field(default_factory=time.time)
+    tree: int = 0
+    charged: int = 0
+    holders: int = 0
+    linked: bool = True
 
     @property
     def is_dir(self) -> bool:
@@ -49,10 +59,12 @@ class ScratchTree:
     """The one tree of this process, emptied at the start of each call (``reset``)."""
 
     def __init__(self) -> None:
+        self.generation = 0
         self.reset(0, 0)
 
     def reset(self, size_limit: int, file_limit: int) -> None:
         """An empty scratch directory for a new call, with that call's limits."""
+        self.generation += 1
         self.size_limit = size_limit
         self.file_limit = file_limit
         self.size = 0
@@ -126,7 +138,7 @@ class ScratchTree:
             raise os_error(errno.EEXIST, path)
         self.count_one()
         self._inodes += 1
-        node = Node(self._inodes, children={} if directory else None)
+        node = Node(self._inodes, children={} if directory else None, tree=self.generation)
         children[name] = node
         return node
 
@@ -144,8 +156,7 @@ class ScratchTree:
         if directory and self.absolute(path) == self.cwd:
             raise os_error(errno.EBUSY, path)
         del children[name]
-        self.count -= 1
-        self.size -= len(node.data)
+        self.unlink(node)
 
     def rename(self, source: str, target: str, *, replace: bool = True) -> None:
         source_children, source_name = self.parent(source)
@@ -159,8 +170,7 @@ class ScratchTree:
         if existing is not None and existing is not node:
             if not replace or existing.is_dir != node.is_dir or existing.children:
                 raise os_error(errno.EEXIST if not replace else _replace_errno(existing), target)
-            self.count -= 1
-            self.size -= len(existing.data)
+            self.unlink(existing)
         del source_children[source_name]
         target_children[target_name] = node
 
@@ -173,16 +183,47 @@ class ScratchTree:
             )
         self.count += 1
 
-    def resize(self, node: Node, new_size: int) -> None:
-        """Account for ``node`` growing or shrinking to ``new_size`` bytes, refusing past the limit."""
-        grown = self.size + new_size - len(node.data)
+    def unlink(self, node: Node) -> None:
+        """``node`` leaves the tree: it no longer counts as a file; its bytes count until it is closed."""
+        self.count -= 1
+        node.linked = False
+        self._free_if_unused(node)
+
+    def hold(self, node: Node) -> None:
+        """A stream on ``node`` opens."""
+        node.holders += 1
+
+    def release(self, node: Node) -> None:
+        """A stream on ``node`` closes: a node out of the tree and no longer open frees its bytes."""
+        node.holders -= 1
+        self._free_if_unused(node)
+
+    def _free_if_unused(self, node: Node) -> None:
+        if not node.linked and node.holders <= 0 and node.tree == self.generation:
+            self.size -= node.charged
+            node.charged = 0
+
+    def resize(self, node: Node, new_size: Any) -> int:
+        """Account for ``node`` growing or shrinking to ``new_size`` bytes (returned as an exact ``int``),
+        refusing a negative size as Linux does and a size past the limit.
+
+        A node of an earlier call's tree (a file object kept in a reused worker) is charged for
+        growing and credited nothing."""
+        new_size = operator.index(new_size)
+        if new_size < 0:
+            raise OSError(errno.EINVAL, os.strerror(errno.EINVAL))
+        if node.tree == self.generation:
+            grown, charged = self.size + new_size - node.charged, new_size
+        else:
+            grown, charged = self.size + max(new_size - len(node.data), 0), node.charged
         if grown > self.size_limit:
             raise OSError(
                 errno.ENOSPC,
                 f"the call's scratch directory holds at most {self.size_limit} bytes (Limits.scratch_size)",
             )
-        self.size = grown
+        self.size, node.charged = grown, charged
         node.mtime = time.time()
+        return new_size
 
 
 def _replace_errno(existing: Node) -> int:

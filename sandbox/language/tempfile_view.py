@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 
 from sandbox.language import os_view
-from sandbox.language.scratch_files import DESCRIPTORS, open_raw, wrap
+from sandbox.language.scratch_files import DESCRIPTORS, checked_mode, open_raw, wrap
 from sandbox.language.scratch_fs import SCRATCH, TREE, exact_path
 
 TMP_MAX = 10000
@@ -84,8 +84,12 @@ def NamedTemporaryFile(  # noqa: N802 - the standard library's name
     delete_on_close: bool = True,
 ) -> Any:
     """A file object whose ``name`` is its path in the scratch directory; removed when closed if ``delete``."""
+    mode = checked_mode(mode)
     name = _new_name(dir, prefix, suffix)
-    raw = open_raw(name, "x" + mode.replace("w", "").replace("x", ""), delete=delete)
+    TREE.add(
+        name, directory=False
+    )  # made new, then opened with the mode given (CPython: O_EXCL, then the mode)
+    raw = open_raw(name, mode.replace("x", "w"), delete=delete)
     return wrap(raw, mode, buffering, encoding, errors, newline)
 
 

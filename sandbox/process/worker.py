@@ -424,7 +424,9 @@ def _error_dict(exc: BaseException, line: int | None, limits: Limits) -> Toolpen
     try:
         error = _error_of(exc, line, limits)
         data = error.to_dict()
-    except Exception as failure:  # noqa: BLE001 - the tool's own __str__ (or __name__) failed
+    except (
+        BaseException
+    ) as failure:  # the tool's own __str__ failed (a BaseException subclass of its own too)
         data = ToolFailed(
             f"{_safe_class_name(exc)}: (its message could not be read: {_safe_class_name(failure)})"
             + (f" (line {line})" if line is not None else ""),
