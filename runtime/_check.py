@@ -20,7 +20,7 @@ from runtime._ces_check import (
     unnamed_callback_warnings,
 )
 from runtime._schema import parse_tool_source, spec_from_module
-from sandbox.bridges.ces_types import CES_GLOBAL_NAMES
+from sandbox.bridges.ces_names import CES_GLOBAL_NAMES
 from sandbox.common.diagnostics import Diagnostic
 from sandbox.common.errors import InvalidSource
 from sandbox.common.walls import WallsMode

@@ -4,40 +4,28 @@ Every hop goes through ``EgressPolicy.resolve_and_check`` and connects to the pi
 (the Host header, TLS SNI and certificate check keep the name). Redirects are followed here, at
 most ``max_redirects``, each hop re-checked, credentials dropped when the origin changes. No proxy
 settings from the environment, timeouts within the call's deadline, a response size cap, and a
-request budget per call.
+request budget per call. ``requests`` itself is in ``runtime/_http_transport.py``, loaded with
+the first request: a runtime whose tools send none never imports it.
 """
 
 from __future__ import annotations
 
 import base64
-import codecs
 import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
-import requests
-import urllib3
-from requests.adapters import HTTPAdapter
-from urllib3.connectionpool import HTTPConnectionPool
-
-from runtime._egress import EgressPolicy, PinnedTarget
-from sandbox.bridges.requests_proxy import (
-    FAILURE_CONNECTION,
-    FAILURE_INVALID_URL,
-    FAILURE_REDIRECTS,
-    FAILURE_TIMEOUT,
-    FAILURE_TOO_LARGE,
-)
+from runtime._egress import EgressPolicy
+from sandbox.bridges.requests_proxy import FAILURE_INVALID_URL, FAILURE_REDIRECTS, FAILURE_TIMEOUT
 from sandbox.common.errors import BudgetExceeded, HttpFailed
 from sandbox.common.limits import MiB
 
 METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
-READ_CHUNK = 64 * 1024
 
 
 class RequestBudget:
@@ -108,27 +96,15 @@ class HttpResponse:
         return answer
 
 
-class PinnedAdapter(HTTPAdapter):
-    """A transport that connects to the policy's pinned address, whatever the URL's host resolves to now."""
+@dataclass(frozen=True)
+class Transfer:
+    """What one hop may take: its (connect, read) timeouts, the call's deadline, the body's cap."""
 
-    def __init__(self, target: PinnedTarget) -> None:
-        super().__init__(max_retries=0)
-        self.target = target
-
-    def get_connection_with_tls_context(
-        self,
-        request: requests.PreparedRequest,
-        verify: Any,
-        proxies: Mapping[str, str] | None = None,
-        cert: Any = None,
-    ) -> HTTPConnectionPool:
-        _, pool_kwargs = self.build_connection_pool_key_attributes(request, verify, cert)
-        if self.target.scheme == "https":
-            pool_kwargs["server_hostname"] = self.target.host
-            pool_kwargs["assert_hostname"] = self.target.host
-        return self.poolmanager.connection_from_host(
-            self.target.ip, self.target.port, scheme=self.target.scheme, pool_kwargs=pool_kwargs
-        )
+    connect: float
+    read: float
+    deadline: float
+    max_bytes: int
+    ca_bundle: str | None
 
 
 class HttpBroker:
@@ -164,6 +140,8 @@ class HttpBroker:
 
     def fetch(self, request: HttpRequest, *, budget: RequestBudget, deadline: float) -> HttpResponse:
         """Send ``request``, following redirects; raise ``HttpDenied``/``HttpFailed``/``BudgetExceeded``."""
+        from runtime._http_transport import next_hop, prepare, send
+
         prepared = prepare(request)
         credentials = CREDENTIAL_HEADERS | {name.lower() for name in request.sensitive_headers}
         origin: tuple[str, str, int] | None = None
@@ -174,101 +152,14 @@ class HttpBroker:
             if target.origin != origin:
                 for name in [n for n in prepared.headers if n.lower() in credentials]:
                     del prepared.headers[name]
-            response = self._send(prepared, target, request.timeout, deadline)
+            connect, read = _timeouts(request.timeout, self.default_timeout, deadline)
+            transfer = Transfer(connect, read, deadline, self.max_response_bytes, self.ca_bundle)
+            response = send(prepared, target, transfer)
             location = response.headers.get("Location")
             if response.status_code not in REDIRECT_STATUSES or not location:
                 return response
-            prepared = _next_hop(prepared, response.status_code, urljoin(response.url, location))
+            prepared = next_hop(prepared, response.status_code, urljoin(response.url, location))
         raise HttpFailed(f"{FAILURE_REDIRECTS} more than {self.max_redirects} redirects")
-
-    def _send(
-        self,
-        prepared: requests.PreparedRequest,
-        target: PinnedTarget,
-        timeout: float | tuple[float, float] | None,
-        deadline: float,
-    ) -> HttpResponse:
-        """One hop to the pinned address, body read under the size cap and the deadline."""
-        connect, read = _timeouts(timeout, self.default_timeout, deadline)
-        prepared.headers["Host"] = urlsplit(prepared.url or "").netloc.rpartition("@")[2]
-        where = f"{target.host}:{target.port}"
-        adapter = PinnedAdapter(target)
-        try:
-            response = adapter.send(
-                prepared, stream=True, timeout=(connect, read), verify=self.ca_bundle or True, proxies={}
-            )
-            try:
-                content = self._read_body(response, deadline, where)
-            finally:
-                response.close()
-        except requests.ConnectTimeout:
-            raise HttpFailed(
-                f"{FAILURE_TIMEOUT} connecting to {where} took longer than {connect:.1f}s"
-            ) from None
-        except (requests.ReadTimeout, urllib3.exceptions.ReadTimeoutError, TimeoutError):
-            raise HttpFailed(f"{FAILURE_TIMEOUT} {where} sent nothing for {read:.1f}s") from None
-        except requests.exceptions.SSLError:
-            raise HttpFailed(
-                f"{FAILURE_CONNECTION} TLS handshake or certificate check with {where} failed"
-            ) from None
-        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError):
-            raise HttpFailed(f"{FAILURE_CONNECTION} cannot talk to {where}") from None
-        finally:
-            adapter.close()
-        return HttpResponse(
-            status_code=response.status_code,
-            reason=response.reason or "",
-            url=prepared.url or "",
-            headers=dict(response.headers),
-            content=content,
-            encoding=_encoding(response),
-        )
-
-    def _read_body(self, response: requests.Response, deadline: float, where: str) -> bytes:
-        """Read the body in chunks; stop at the cap, and at the deadline even inside a blocked read."""
-        cap = self.max_response_bytes
-        too_large = HttpFailed(f"{FAILURE_TOO_LARGE} the response of {where} is larger than {_size(cap)}")
-        declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > cap:
-            raise too_large
-        raw = response.raw
-        late = HttpFailed(f"{FAILURE_TIMEOUT} the call's deadline passed while reading from {where}")
-        watchdog = threading.Timer(max(deadline - time.monotonic(), 0.0), raw.shutdown)
-        watchdog.daemon = True
-        watchdog.start()
-        chunks: list[bytes] = []
-        total = 0
-        try:
-            while chunk := raw.read1(READ_CHUNK, decode_content=True):
-                total += len(chunk)
-                if total > cap:
-                    raise too_large
-                chunks.append(chunk)
-        except (urllib3.exceptions.HTTPError, OSError):
-            if time.monotonic() >= deadline:
-                raise late from None
-            raise
-        finally:
-            watchdog.cancel()
-        if time.monotonic() >= deadline:
-            raise late
-        return b"".join(chunks)
-
-
-def prepare(request: HttpRequest) -> requests.PreparedRequest:
-    """The ``requests`` prepared request (default headers merged, no cookies, no env settings)."""
-    headers: dict[str, str | bytes] = {**requests.utils.default_headers(), **request.headers}
-    try:
-        return requests.Request(
-            method=request.method,
-            url=request.url,
-            params=request.params,
-            headers=headers,
-            json=request.json,
-            data=request.data,
-        ).prepare()
-    except (requests.RequestException, ValueError, TypeError) as exc:
-        raise HttpFailed(f"{FAILURE_INVALID_URL} {exc}") from None
 
 
 def request_from_params(params: Mapping[str, Any]) -> HttpRequest:
@@ -319,26 +210,6 @@ def _timeouts(
     return min(connect, left), min(read, left)
 
 
-def _next_hop(prepared: requests.PreparedRequest, status: int, url: str) -> requests.PreparedRequest:
-    """The request a redirect asks for: 303 (and 301/302 after POST) become a GET without body."""
-    method = prepared.method or "GET"
-    if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
-        method = "GET"
-    keep_body = method == prepared.method
-    dropped = {"host"} if keep_body else {"host", "content-type", "content-length"}
-    headers = {name: value for name, value in prepared.headers.items() if name.lower() not in dropped}
-    return prepare(HttpRequest(method, url, headers=headers, data=prepared.body if keep_body else None))
-
-
-def _encoding(response: requests.Response) -> str:
-    """The body's declared encoding when Python knows it, else UTF-8."""
-    name = response.encoding or "utf-8"
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return "utf-8"
-
-
-def _size(limit: int) -> str:
+def size_text(limit: int) -> str:
     """``5 MiB`` or ``1000 bytes``."""
     return f"{limit // MiB} MiB" if limit % MiB == 0 else f"{limit} bytes"

@@ -21,9 +21,12 @@ app = typer.Typer(
 
 def example(command: str) -> str:
     """A command's help epilog: one example to copy (escaped for rich markup)."""
+    text = f"Example: {command}"
+    if "[" not in text and not text.endswith("\\"):  # nothing rich would escape: spare loading rich
+        return text
     from rich.markup import escape
 
-    return escape(f"Example: {command}")
+    return escape(text)
 
 
 def _print_version(given: bool) -> None:

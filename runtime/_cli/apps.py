@@ -218,7 +218,7 @@ def run_command(
     """
     from rich.console import Console
 
-    from runtime._cli.run import exit_code, print_result
+    from runtime._cli.run import exit_code, print_result, spinner
     from runtime._results import ToolResult
 
     loaded = _load(app_path)
@@ -227,7 +227,7 @@ def run_command(
         call_context = read_json_option(context, "--context")
         with (
             _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
-            Console(stderr=True).status(f"running {tool} ...", spinner="dots"),
+            spinner(f"running {tool} ..."),
         ):
             result = rt.call(tool, call_args, context=call_context, session_id=session)
     except ToolpenError as error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -29,6 +30,13 @@ from sandbox.common.errors import InvalidSource, PolicyViolation, ToolpenError
 if TYPE_CHECKING:
     from runtime._results import ToolResult
     from sandbox.common.diagnostics import Diagnostic
+
+
+def spinner(text: str) -> AbstractContextManager[object]:
+    """A spinner on stderr while a call runs; none where stderr is no terminal, since rich draws
+    nothing there (and need not load its live display)."""
+    console = Console(stderr=True)
+    return console.status(text, spinner="dots") if console.is_terminal else nullcontext()
 
 
 def print_result(console: Console, name: str, result: ToolResult) -> None:
@@ -129,7 +137,7 @@ def run_tool(
                 raise
             typer.echo(f"session {session_id!r} in {display_url(store)}", err=True)
             prepare_session(rt, session_id, given, fresh=fresh)
-            with Console(stderr=True).status(f"running {tool.name} ...", spinner="dots"):
+            with spinner(f"running {tool.name} ..."):
                 result = rt.call(tool.name, call_args, context=call_context(given), session_id=session_id)
     except ToolpenError as error:
         result = ToolResult(success=False, error=error)

@@ -6,11 +6,13 @@ import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from runtime._schema.fields import admits_null
-from runtime._schema.reader import ToolSpec
 from sandbox.common.errors import InvalidSource
+
+if TYPE_CHECKING:
+    from runtime._schema.reader import ToolSpec
 
 Format = Literal["openai", "responses", "gemini", "mcp"]
 FORMATS: tuple[str, ...] = get_args(Format)

@@ -351,20 +351,3 @@ CES_CLASSES: dict[str, type] = {name: globals()[name] for name in MODEL_CLASS_NA
 }
 """The classes every tool and callback sees as globals (``CallbackContext`` and ``ToolContext``
 join them from ``sandbox.bridges.ces_context``)."""
-
-CES_GLOBAL_NAMES = frozenset(
-    {
-        *CES_CLASSES,
-        "CallbackContext",
-        "ToolContext",
-        "AsyncTools",
-        "context",
-        "tools",
-        "async_tools",
-        "ces_requests",
-        "get_variable",
-        "set_variable",
-        "remove_variable",
-    }
-)
-"""Every name the CES runtime defines in tool and callback code (what ``toolpen check`` accepts)."""

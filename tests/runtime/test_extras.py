@@ -196,6 +196,18 @@ def test_import_and_help_load_nothing_heavy(tmp_path: Path) -> None:
     assert done.stdout.splitlines() == ["[]"], done.stderr
 
 
+def test_a_call_that_sends_no_request_loads_no_http_client(tmp_path: Path) -> None:
+    # requests and urllib3 load with the broker's first request (runtime/_http_transport.py)
+    code = (
+        "from runtime import Runtime\nwith Runtime(store='memory://') as rt:\n"
+        "    tool = rt.add_tool('def add(a: int, b: int) -> int:\\n    return a + b\\n')\n"
+        "    print(rt.call(tool.name, {'a': 1, 'b': 2}).output)\n"
+        "print(sorted(name for name in ('requests', 'urllib3') if name in sys.modules))"
+    )
+    done = core_python(code, tmp_path)
+    assert done.stdout.splitlines() == ["3", "[]"], done.stderr
+
+
 def test_version_loads_no_command(tmp_path: Path) -> None:
     code = (
         "sys.argv[1:] = ['--version']\nfrom runtime._cli import COMMAND_MODULES, main\n"

@@ -12,7 +12,8 @@ import requests
 from httpd import Handler, LocalServer, make_tls, serve
 
 from runtime._egress import EgressPolicy, PinnedTarget
-from runtime._http import HttpBroker, HttpRequest, PinnedAdapter, RequestBudget, prepare
+from runtime._http import HttpBroker, HttpRequest, RequestBudget
+from runtime._http_transport import PinnedAdapter, prepare
 from sandbox.common.errors import BudgetExceeded, HttpDenied, HttpFailed
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import typer
 
-from runtime._cli import load_commands
+from runtime._cli import COMMAND_MODULES, COMMANDS, load_commands
 from tests.conftest import SAMPLES
 
 
@@ -46,6 +46,37 @@ def test_every_help_ends_with_an_example(path: list[str]) -> None:
 def test_every_command_is_covered() -> None:
     names = {" ".join(path) for path in command_paths()}
     assert {"run", "schema", "check", "turn", "session", "session show", "doctor", "mcp", "serve"} <= names
+
+
+def _modules_of(typer_app: typer.Typer) -> set[str]:
+    """The modules whose functions are ``typer_app``'s commands, its groups' included."""
+    modules = {command.callback.__module__ for command in typer_app.registered_commands if command.callback}
+    for group in typer_app.registered_groups:
+        if group.typer_instance:
+            modules |= _modules_of(group.typer_instance)
+    return modules
+
+
+def test_each_command_names_the_modules_that_register_it() -> None:
+    # `main` loads only COMMANDS[argv[1]]: a module left out there would be a command missing
+    app = load_commands()
+    registered = {command.name: {command.callback.__module__} for command in app.registered_commands}
+    registered |= {group.name: _modules_of(group.typer_instance) for group in app.registered_groups}
+    assert registered == {
+        name: {f"runtime._cli.{module}" for module in modules} for name, modules in COMMANDS.items()
+    }
+    assert {module for modules in COMMANDS.values() for module in modules} == set(COMMAND_MODULES)
+
+
+def test_a_command_loads_only_its_modules() -> None:
+    code = (
+        "import sys\nfrom runtime._cli import COMMAND_MODULES, main\n"
+        "sys.argv[1:] = ['check', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([name for name in COMMAND_MODULES if f'runtime._cli.{name}' in sys.modules])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "['schema']", done.stderr
 
 
 def test_check_json_reports_each_file(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sandbox.bridges.ces_context import CallbackContext, ToolContext
-from sandbox.bridges.ces_types import Content, Event, EventActions, Part
+from sandbox.bridges.ces_names import CES_GLOBAL_NAMES
+from sandbox.bridges.ces_types import CES_CLASSES, Content, Event, EventActions, Part
 
 
 def test_a_context_from_plain_values_has_scrapis_fields_and_defaults() -> None:
@@ -71,3 +72,7 @@ def test_unknown_keywords_and_mixed_forms_are_refused_with_the_fields() -> None:
         CallbackContext(state={}, variables={})
     with pytest.raises(TypeError, match="not both"):
         CallbackContext({"state": {}}, None, state={})
+
+
+def test_the_global_names_check_accepts_hold_every_ces_class() -> None:
+    assert set(CES_CLASSES) <= CES_GLOBAL_NAMES
