@@ -15,6 +15,8 @@ The parameters a framework fills itself (``runtime/_schema/injected.py`` names t
   ``T`` is absent or another type), as ``Runner.run(context=...)`` would hand the app's object;
 - ``mcp_context`` (MCP's ``Context``): its logging and progress calls, which a server sends to
   its client, do nothing here; ``request_context`` is None, as outside a request;
+  (both classes are the framework views', ``sandbox/language/framework_views``, which tool code
+  imports under those names);
 - ``runnable_config`` (LangChain's ``RunnableConfig``): ``{"configurable": <a copy of the state>}``.
 """
 
@@ -28,42 +30,8 @@ import typing
 from typing import Any
 
 from sandbox.bridges.proxies import Context
-
-
-class RunContextWrapper:
-    """The Agents SDK's ``RunContextWrapper``: the run's ``context`` object."""
-
-    __slots__ = ("context",)
-
-    def __init__(self, context: Any) -> None:
-        self.context = context
-
-
-class McpContext:
-    """MCP's ``Context`` outside a server: logging and progress go nowhere, there is no request."""
-
-    __slots__ = ()
-    request_context = None
-
-    async def log(self, level: str, message: str, **extra: Any) -> None:
-        """Sent to the MCP client by a server; nowhere here."""
-
-    async def debug(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def info(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def warning(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def error(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def report_progress(
-        self, progress: float, total: float | None = None, message: str | None = None
-    ) -> None:
-        """Sent to the MCP client by a server; nowhere here."""
+from sandbox.language.framework_views.agents_sdk import RunContextWrapper
+from sandbox.language.framework_views.mcp_server import Context as McpContext
 
 
 def injected_values(injected: dict[str, Any], function: Any, context: Context) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import importlib.util
 import types
 from typing import Any
 
-from sandbox.language import keyword_holders, replacements, streams
+from sandbox.language import framework_views, keyword_holders, replacements, streams
 from sandbox.language.copy_protocol import guarded_deepcopy
 
 ALLOWED_MODULES = frozenset(
@@ -116,15 +116,20 @@ LIBRARY_VIEWS: dict[str, str] = {
         ),
         "sandbox.language.protobuf_view",
     ),
+    "mcp.types": "sandbox.language.framework_views.mcp_types",
 }
 """Views of third-party libraries (the ``ces`` extra), each built by a module of its own, when installed."""
 LIBRARY_REQUIREMENTS = {
     "sandbox.language.numpy_view": ("numpy", "cffi"),  # cffi: the gate on numpy's buffers (bufferless.py)
     "sandbox.language.protobuf_view": ("google.protobuf",),
+    "sandbox.language.framework_views.mcp_types": ("mcp",),
 }
 ALLOWED_MODULES = ALLOWED_MODULES | {
     name for name, builder in LIBRARY_VIEWS.items() if all(map(_installed, LIBRARY_REQUIREMENTS[builder]))
 }
+FRAMEWORK_VIEWS = frozenset(framework_views.MEMBERS)
+"""ADK, the Agents SDK, MCP's server and LangChain core as pasted tool files import them: toolpen's stand-ins."""
+ALLOWED_MODULES |= FRAMEWORK_VIEWS
 
 _PYDANTIC_NAMES = (
     "BaseModel",
