@@ -1,0 +1,105 @@
+"""Attacks on the framework views (``sandbox/language/framework_views``): from the stand-ins, the
+decorators, the MCP server object and MCP's content classes, tool code reaches neither the real
+framework modules, nor the real builtins, nor host objects, under the language wall."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from runtime import Runtime
+
+HEADER = """
+from agents import Agent, RunContextWrapper, Runner, function_tool
+from google.adk.agents import LlmAgent
+from google.adk.tools import FunctionTool, ToolContext
+from langchain_core.tools import tool
+from mcp.server.fastmcp import Context, FastMCP
+from mcp.types import TextContent
+
+mcp = FastMCP("attack")
+
+
+def helper(x: int) -> int:
+    return x
+"""
+
+ATTACKS = {
+    # the real framework modules: no attribute of a stand-in or view leads to them
+    "decorator_globals": "return function_tool.__globals__",
+    "mcp_server_private": "return mcp._mcp_server",
+    "mcp_server_method_self": "return mcp.tool.__self__",
+    "mcp_server_settings": "return mcp.settings",
+    "mcp_server_getattr": "return getattr(mcp, '_tool_manager')",
+    "mcp_server_vars": "return vars(mcp)",
+    "mcp_server_setattr": "mcp.name = 'x'; mcp.tool = print; return mcp.tool",
+    "agent_attribute": "return Agent(name='a', tools=[helper]).tools",
+    "agent_class_dict": "return LlmAgent.__dict__",
+    "agent_mro": "return type(Agent(name='a')).__mro__",
+    "agent_subclasses": "return Agent.__subclasses__()",
+    "runner_runs": "return Runner.run(Agent(name='a'), 'hi')",
+    "runner_func": "return Runner.run.__func__",
+    "wrapper_closure": "return FunctionTool(func=helper).func.__closure__",
+    "wrapper_globals_via_func": "return FunctionTool(func=helper).__init__.__globals__",
+    "tool_context_built": "return ToolContext()",
+    "run_context_class_attribute": "return RunContextWrapper.__init__",
+    "context_method_code": "return Context.info.__code__",
+    "context_method_globals": "return getattr(Context().log, '__globals__')",
+    "decorated_is_the_function": "return tool(helper).__globals__",
+    "format_walk": "return '{0.__globals__}'.format(function_tool)",
+    "mcp_types_fields_walk": "return TextContent.model_fields['type'].annotation.__mro__",
+    "mcp_types_validator_globals": "return TextContent.model_validate.__func__",
+    "mcp_types_private_module": "import mcp.types as t; return t.mcp",
+    "mcp_types_not_listed": "from mcp.types import JSONRPCMessage; return JSONRPCMessage",
+    "framework_package_real_submodule": "import agents.run as r; return r",
+    "adk_not_listed": "from google.adk.tools import google_search; return google_search",
+    "mcp_session_module": "import mcp.server.session as s; return s.ServerSession()",
+}
+"""Each tool body must end in a refusal (a tool_error of the wall, never a value)."""
+
+
+def _source(body: str) -> str:
+    return HEADER + "\n\ndef attack() -> str:\n    \"\"\"Attack.\"\"\"\n    " + body + "\n"
+
+
+@pytest.fixture(scope="module")
+def rt() -> Iterator[Runtime]:
+    with Runtime(store="memory://", walls="all", pool_size=1) as runtime:
+        yield runtime
+
+
+@pytest.mark.parametrize("body", ATTACKS.values(), ids=list(ATTACKS))
+def test_a_framework_view_gives_nothing_of_the_framework_or_the_host(rt: Runtime, body: str) -> None:
+    try:
+        rt.add_tool(_source(body), "attack", replace=True)
+    except Exception as refused:  # refused at compile time (a private or dunder name): held
+        assert "not allowed" in str(refused) or "_" in str(refused)
+        return
+    result = rt.call("attack", {})
+    assert result.error is not None, f"the wall gave {result.output!r}"
+    assert result.error.kind in ("tool_error", "policy"), result.error.to_dict()
+
+
+def test_the_stand_ins_let_the_modules_code_run(rt: Runtime) -> None:
+    """The same header runs, and what it builds answers the attributes a file reads back."""
+    body = (
+        "a = Agent(name='a', tools=[helper]); f = FunctionTool(func=helper)\n"
+        "    return [a.name, f.name, f.func(3), mcp.name, function_tool(helper)(4), tool('x')(helper)(5),"
+        " function_tool(name_override='n')(helper)(6), mcp.tool(name='m')(helper)(7)]"
+    )
+    rt.add_tool(_source(body), "attack", replace=True)
+    result = rt.call("attack", {})
+    assert result.error is None, result.error
+    assert result.output == ["a", "helper", 3, "attack", 4, 5, 6, 7]
+
+
+def test_decorator_misuse_fails_as_in_the_framework(rt: Runtime) -> None:
+    for body, message in (
+        ("return mcp.tool(helper)", "Did you forget to call it?"),
+        ("return function_tool(nonsense=1)", "unexpected keyword argument 'nonsense'"),
+        ("return tool(description='d', bogus=True)", "unexpected keyword argument 'bogus'"),
+    ):
+        rt.add_tool(_source(body), "attack", replace=True)
+        error = rt.call("attack", {}).error
+        assert error is not None and message in error.message
