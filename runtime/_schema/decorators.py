@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from runtime._schema.scope import Scope
 
 _AGENTS = frozenset({"agents.function_tool", "agents.tool.function_tool"})
-_LANGCHAIN = frozenset({"langchain_core.tools.tool", "langchain.tools.tool", "langchain_core.tools.convert.tool"})
+_LANGCHAIN = frozenset(
+    {"langchain_core.tools.tool", "langchain.tools.tool", "langchain_core.tools.convert.tool"}
+)
 _MCP_SERVERS = frozenset(
     {
         "mcp.server.fastmcp.FastMCP",
@@ -41,7 +43,9 @@ class Overrides:
     args_schema: ast.expr | None = None
 
 
-def decorator_overrides(function: ast.FunctionDef | ast.AsyncFunctionDef, module: ast.Module, scope: Scope) -> Overrides:
+def decorator_overrides(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, module: ast.Module, scope: Scope
+) -> Overrides:
     """The overrides of the first framework tool decorator on ``function`` (none: ``Overrides()``)."""
     servers = _mcp_servers(module, scope)
     for decorator in function.decorator_list:
@@ -75,11 +79,12 @@ def _framework(target: ast.expr, scope: Scope, servers: frozenset[str]) -> str |
 
 def _mcp_servers(module: ast.Module, scope: Scope) -> frozenset[str]:
     """The top-level names bound to an MCP server: ``mcp = FastMCP("name")``."""
-    names = set()
+    names: set[str] = set()
     for node in module.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            if scope.qualname(node.value.func) in _MCP_SERVERS:
-                names.update(target.id for target in node.targets if isinstance(target, ast.Name))
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        if scope.qualname(node.value.func) in _MCP_SERVERS:
+            names.update(target.id for target in node.targets if isinstance(target, ast.Name))
     return frozenset(names)
 
 

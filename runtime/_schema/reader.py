@@ -99,7 +99,9 @@ def _args_schema(node: ast.expr, translator: TypeTranslator, own: dict[str, Any]
     name = str(reference.get("$ref", "")).rpartition("/")[2]
     model = translator.defs.pop(name, None) if name else None
     if model is None:
-        translator.report(node, "args_schema is not a model class of this file: the function's parameters are used")
+        translator.report(
+            node, "args_schema is not a model class of this file: the function's parameters are used"
+        )
         return own
     schema = {key: value for key, value in model.items() if key not in ("title", "description")}
     if translator.defs:

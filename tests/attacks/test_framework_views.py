@@ -60,7 +60,7 @@ ATTACKS = {
 
 
 def _source(body: str) -> str:
-    return HEADER + "\n\ndef attack() -> str:\n    \"\"\"Attack.\"\"\"\n    " + body + "\n"
+    return HEADER + '\n\ndef attack() -> str:\n    """Attack."""\n    ' + body + "\n"
 
 
 @pytest.fixture(scope="module")

@@ -133,7 +133,11 @@ def rt() -> Iterator[Runtime]:
 def _top_functions(source: str) -> list[str]:
     import ast
 
-    return [node.name for node in ast.parse(source).body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+    return [
+        node.name
+        for node in ast.parse(source).body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
 
 
 def _framework_module(source: str) -> dict[str, Any]:
@@ -165,7 +169,10 @@ def test_agents_sdk_function_tool_schema_and_run(rt: Runtime) -> None:
         expected.pop("additionalProperties", None)  # strict schemas only: toolpen validates its own way
         assert spec.parameters == expected
         context = ToolContext(
-            context=real["Trip"](), tool_name=tool.name, tool_call_id="c1", tool_arguments=json.dumps(arguments)
+            context=real["Trip"](),
+            tool_name=tool.name,
+            tool_call_id="c1",
+            tool_arguments=json.dumps(arguments),
         )
         output = asyncio.run(tool.on_invoke_tool(context, json.dumps(arguments)))
         result = rt.call(tool.name, arguments, context={"state": {"step": 1}})
@@ -204,7 +211,9 @@ def test_langchain_tool_schema_and_run(rt: Runtime) -> None:
     whoami = real["whoami"]
     assert derive_spec(LANGCHAIN_TOOL, "whoami").parameters["properties"] == {}
     state = {"user": "ada"}
-    assert rt.call("whoami", {}, context={"state": state}).output == whoami.invoke({}, {"configurable": state})
+    assert rt.call("whoami", {}, context={"state": state}).output == whoami.invoke(
+        {}, {"configurable": state}
+    )
 
 
 def test_adk_function_tool_declaration_and_run(rt: Runtime) -> None:

@@ -44,8 +44,14 @@ def _agent(name: str) -> type:
     return type(name, (InertAgent,), {"__slots__": (), "__doc__": f"Inert: ADK's {name}."})
 
 
-_AGENTS = {name: _agent(name) for name in ("Agent", "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent")}
-_TOOLS = {"ToolContext": ToolContext, "FunctionTool": FunctionTool, "LongRunningFunctionTool": LongRunningFunctionTool}
+_AGENTS = {
+    name: _agent(name) for name in ("Agent", "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent")
+}
+_TOOLS = {
+    "ToolContext": ToolContext,
+    "FunctionTool": FunctionTool,
+    "LongRunningFunctionTool": LongRunningFunctionTool,
+}
 MEMBERS: dict[str, dict[str, Any]] = {
     "google.adk.tools": _TOOLS,
     "google.adk.tools.tool_context": {"ToolContext": ToolContext},

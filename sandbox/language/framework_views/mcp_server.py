@@ -17,7 +17,9 @@ from typing import Any
 
 from sandbox.language.framework_views.inert import StandIn, Subscriptable, raise_not_in_toolpen
 
-TOOL_OPTIONS = frozenset({"name", "title", "description", "annotations", "icons", "meta", "structured_output"})
+TOOL_OPTIONS = frozenset(
+    {"name", "title", "description", "annotations", "icons", "meta", "structured_output"}
+)
 """The keywords of MCP's ``tool()`` decorator (mcp 1.x and 2.x)."""
 
 
