@@ -49,10 +49,6 @@ JUSTIFIED: dict[tuple[str, str], str] = {
 }
 
 _LOGGING = "stdlib under the language wall (i31-stdlib): import logging refused"
-_FRAMEWORK_IMPORT = (
-    "framework module refused under the language wall: google.adk.tools, agents, mcp.server.fastmcp,"
-    " mcp.types, langchain_core.runnables (views of the injected kinds and mcp.types not done)"
-)
 PENDING: dict[tuple[str, str], str] = {
     **{
         (name, "all"): _LOGGING
@@ -71,37 +67,17 @@ PENDING: dict[tuple[str, str], str] = {
         )
     },
     **{
-        (name, "all"): _FRAMEWORK_IMPORT
-        for name in (
-            "advanced_tool.py",
-            "book_flight.py",
-            "book_hotel.py",
-            "book_transport.py",
-            "check_and_transfer.py",
-            "check_transport_availability.py",
-            "divide.py",
-            "empty_result_tool.py",
-            "finish_workflow.py",
-            "forget.py",
-            "log.py",
-            "long_running_task.py",
-            "memorize.py",
-            "memorize_list.py",
-            "roll_die.py",
-            "save_locations.py",
-            "search_flights.py",
-            "search_hotels.py",
-            "test_audio_content.py",
-            "test_embedded_resource.py",
-            "test_image_content.py",
-            "test_multiple_content_types.py",
-            "update_seat.py",
-            "update_trip_details.py",
-            "update_user_preference.py",
-            "validate_input.py",
-            "validated_tool.py",
-        )
+        (
+            name,
+            "all",
+        ): "the keyword _meta= (MCP's alias of meta) is refused by the underscore rule; meta= works"
+        for name in ("advanced_tool.py", "validated_tool.py")
     },
+    ("log.py", "all"): "print(file=sys.stderr) goes to the call's log; the reference captures stdout only",
+    ("update_seat.py", "all"): (
+        "RunContextWrapper[T] under `from __future__ import annotations`: the string annotation is not"
+        " resolved for the run context, which stays the state dict"
+    ),
     **{
         (name, "all"): "stdlib under the language wall (i31-stdlib): import asyncio refused"
         for name in (
