@@ -21,6 +21,8 @@ from runtime import Runtime
 from runtime._schema import derive_spec
 
 AGENTS_TOOL = '''
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 from agents import Agent, RunContextWrapper, Runner, function_tool

@@ -20,6 +20,11 @@ MEMBERS: dict[str, dict[str, Any]] = {
     **langchain.MEMBERS,
 }
 """Module name -> the members of its view."""
+TYPE_MODULES = frozenset(
+    {module.__name__ for module in (adk, agents_sdk, mcp_server, langchain)} | {"mcp.types", "mcp_types._types"}
+)
+"""Where the views' classes are defined (mcp 2.x defines its content classes in ``mcp_types._types``):
+what a name in an annotation string may resolve to (``annotations.py``)."""
 
 
 def members(name: str) -> dict[str, Any]:
