@@ -34,6 +34,34 @@ from sandbox.language.framework_views.agents_sdk import RunContextWrapper
 from sandbox.language.framework_views.mcp_server import Context as McpContext
 
 
+_WRAPPING_PACKAGES = ("langchain_core.", "google.adk.")
+"""Whose tool objects keep the function they wrap as ``func`` (``coroutine`` for an async one)."""
+
+
+def framework_function(value: Any) -> Any:
+    """The function a real framework's tool object wraps (plain CPython, ``walls="process"``, where
+    tool code imports the framework itself): LangChain's ``@tool`` gives a ``StructuredTool``
+    (``func``/``coroutine``), ADK's ``FunctionTool`` keeps ``func``. Under the language wall the
+    views' decorators hand back the function itself. Anything else is returned as it is.
+    """
+    module = getattr(type(value), "__module__", "") or ""
+    if not module.startswith(_WRAPPING_PACKAGES):
+        return value
+    wrapped = getattr(value, "func", None) or getattr(value, "coroutine", None)
+    return wrapped if callable(wrapped) else value
+
+
+def not_a_function(entry: str, value: Any) -> str:
+    """Why the name ``entry`` does not give a function to call."""
+    if value is None:
+        return f"the tool defines no function named {entry!r}"
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    return (
+        f"{entry!r} is a {kind}, not a function: toolpen calls the tool function (the Agents SDK's"
+        " FunctionTool keeps none to call; under the default walls @function_tool gives the function)"
+    )
+
+
 def injected_values(injected: dict[str, Any], function: Any, context: Context) -> dict[str, Any]:
     """The value of each injected parameter of ``function`` for this call."""
     annotations = _hints(function)

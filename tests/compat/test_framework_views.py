@@ -233,3 +233,12 @@ def test_adk_function_tool_declaration_and_run(rt: Runtime) -> None:
     expected = real["remember"]("milk", context)
     result = rt.call("remember", {"note": "milk"}, context={"state": state})
     assert (result.output, result.state) == (expected, context.state)
+
+
+def test_under_the_process_wall_the_real_frameworks_tool_objects_give_their_function() -> None:
+    """Plain CPython imports the real frameworks: LangChain's StructuredTool gives its ``func`` (MCP's
+    decorator returns the function itself; the Agents SDK's FunctionTool keeps none, and
+    ``framework_call.not_a_function`` names it: not run here, importing either in a worker takes seconds)."""
+    with Runtime(store="memory://", walls="process", pool_size=1) as runtime:
+        runtime.add_tool(LANGCHAIN_TOOL, "lookup")
+        assert runtime.call("lookup", {"note": "milk"}).output == "MILK"

@@ -21,7 +21,8 @@ MEMBERS: dict[str, dict[str, Any]] = {
 }
 """Module name -> the members of its view."""
 TYPE_MODULES = frozenset(
-    {module.__name__ for module in (adk, agents_sdk, mcp_server, langchain)} | {"mcp.types", "mcp_types._types"}
+    {module.__name__ for module in (adk, agents_sdk, mcp_server, langchain)}
+    | {"mcp.types", "mcp_types._types"}
 )
 """Where the views' classes are defined (mcp 2.x defines its content classes in ``mcp_types._types``):
 what a name in an annotation string may resolve to (``annotations.py``)."""
