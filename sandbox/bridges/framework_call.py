@@ -33,7 +33,6 @@ from sandbox.bridges.proxies import Context
 from sandbox.language.framework_views.agents_sdk import RunContextWrapper
 from sandbox.language.framework_views.mcp_server import Context as McpContext
 
-
 _WRAPPING_PACKAGES = ("langchain_core.", "google.adk.")
 """Whose tool objects keep the function they wrap as ``func`` (``coroutine`` for an async one)."""
 
