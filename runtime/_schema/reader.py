@@ -61,7 +61,7 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
     doc_node = _docstring_node(function)
     doc = read_docstring(ast.get_docstring(function))
     diagnostics = _name_diagnostics(function)
-    if doc_node is None:
+    if doc_node is None and overrides.description is None:
         diagnostics.append(
             _at(
                 function,
@@ -71,9 +71,10 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
             )
         )
     injected = _injected(function, scope)
-    parameters = _parameters(function, doc, translator, injected)
-    if overrides.args_schema is not None:
-        parameters = _args_schema(overrides.args_schema, translator, parameters)
+    if overrides.args_schema is None:
+        parameters = _parameters(function, doc, translator, injected)
+    else:  # the model's fields are the parameters: the function's own are not what the model sees
+        parameters = _args_schema(overrides.args_schema, translator)
     diagnostics.extend(_documented_unknown(function, doc, doc_node))
     returns = _returns(function, scope, doc, diagnostics)
     diagnostics.extend(translator.diagnostics)
@@ -93,16 +94,16 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
     )
 
 
-def _args_schema(node: ast.expr, translator: TypeTranslator, own: dict[str, Any]) -> dict[str, Any]:
+def _args_schema(node: ast.expr, translator: TypeTranslator) -> dict[str, Any]:
     """LangChain's ``args_schema=Model``: the parameters are the model's fields."""
     reference = translator.translate(node) or {}
     name = str(reference.get("$ref", "")).rpartition("/")[2]
     model = translator.defs.pop(name, None) if name else None
     if model is None:
         translator.report(
-            node, "args_schema is not a model class of this file: the function's parameters are used"
+            node, "args_schema must name a model class of this file (its fields are the parameters)"
         )
-        return own
+        return {"type": "object", "properties": {}}
     schema = {key: value for key, value in model.items() if key not in ("title", "description")}
     if translator.defs:
         schema["$defs"] = translator.defs
