@@ -49,6 +49,11 @@ ATTACKS = {
     "decorated_is_the_function": "return tool(helper).__globals__",
     "format_walk": "return '{0.__globals__}'.format(function_tool)",
     "mcp_types_fields_walk": "return TextContent.model_fields['type'].annotation.__mro__",
+    # the classes are shared by the worker's later calls: their own state is closed
+    "mcp_types_config_write": "TextContent.model_config['frozen'] = True; return 1",
+    "mcp_types_fields_clear": "TextContent.model_fields.clear(); return 1",
+    "mcp_types_rebuild": "return TextContent.model_rebuild(force=True)",
+    "mcp_types_config_via_instance": "return type(TextContent(type='text', text='a')).model_config",
     "mcp_types_validator_globals": "return TextContent.model_validate.__func__",
     "mcp_types_private_module": "import mcp.types as t; return t.mcp",
     "mcp_types_not_listed": "from mcp.types import JSONRPCMessage; return JSONRPCMessage",

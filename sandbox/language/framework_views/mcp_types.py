@@ -5,6 +5,10 @@ installed ``mcp``'s pydantic models, so that a result serializes as MCP serializ
 ``mimeType``, ``_meta``, ``isError``). Only those data classes are in the view: no session,
 transport, JSON-RPC or request classes, and nothing of the rest of the ``mcp`` package (its
 client, server and transports). Loaded by the pool when a tool imports it (``warmup``).
+
+The classes are shared by every call a worker runs: what would change one for the next call is
+closed (``CLASS_STATE``: the class's config and field dicts, and ``model_rebuild``); instances
+are the tool's own and read and written as pydantic has them.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from mcp import types
+
+from sandbox.language.library_rules import LibraryRule, register_library_types
+from sandbox.language.rules import refuse
 
 NAMES = (
     "TextContent",
@@ -28,6 +35,35 @@ NAMES = (
     "ContentBlock",
     "Role",
 )
+
+
+CLASS_STATE = frozenset({"model_config", "model_fields", "model_computed_fields", "model_rebuild"})
+"""What of an MCP class is the class's own state, shared by every later call in the worker."""
+_MODULES = frozenset(
+    str(type.__dict__["__module__"].__get__(value))
+    for value in (getattr(types, name, None) for name in NAMES)
+    if isinstance(value, type)
+)
+
+
+def _attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
+    if name in CLASS_STATE:
+        refuse(
+            f"mcp.types: {name!r} is not available in toolpen: it is the class's own state, shared with"
+            " later calls; use model_json_schema() or the instance's fields"
+        )
+    return getattr(obj, name, *default)
+
+
+_RULE = LibraryRule(_attribute)
+
+
+def _mcp_types_rule(cls: type) -> LibraryRule | None:
+    module = str(type.__dict__["__module__"].__get__(cls))
+    return _RULE if module in _MODULES and not issubclass(cls, BaseException) else None
+
+
+register_library_types(_mcp_types_rule)
 
 
 def members(name: str) -> dict[str, Any]:
