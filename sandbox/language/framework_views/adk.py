@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.language.framework_views.inert import InertAgent, InertToolWrapper, StandIn
+from sandbox.language.framework_views.inert import InertAgent, InertToolWrapper, StandIn, by_name
 
 
 class ToolContext(StandIn):
@@ -47,16 +47,12 @@ def _agent(name: str) -> type:
 _AGENTS = {
     name: _agent(name) for name in ("Agent", "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent")
 }
-_TOOLS = {
-    "ToolContext": ToolContext,
-    "FunctionTool": FunctionTool,
-    "LongRunningFunctionTool": LongRunningFunctionTool,
-}
+_TOOLS = by_name(ToolContext, FunctionTool, LongRunningFunctionTool)
 MEMBERS: dict[str, dict[str, Any]] = {
     "google.adk.tools": _TOOLS,
-    "google.adk.tools.tool_context": {"ToolContext": ToolContext},
-    "google.adk.tools.function_tool": {"FunctionTool": FunctionTool},
-    "google.adk.tools.long_running_tool": {"LongRunningFunctionTool": LongRunningFunctionTool},
-    "google.adk.agents": {**_AGENTS, "CallbackContext": CallbackContext},
-    "google.adk.agents.callback_context": {"CallbackContext": CallbackContext},
+    "google.adk.tools.tool_context": by_name(ToolContext),
+    "google.adk.tools.function_tool": by_name(FunctionTool),
+    "google.adk.tools.long_running_tool": by_name(LongRunningFunctionTool),
+    "google.adk.agents": {**_AGENTS, **by_name(CallbackContext)},
+    "google.adk.agents.callback_context": by_name(CallbackContext),
 }

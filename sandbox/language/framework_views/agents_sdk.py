@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from sandbox.language.framework_views.inert import InertAgent, StandIn, raise_not_in_toolpen
+from sandbox.language.framework_views.inert import InertAgent, StandIn, by_name, raise_not_in_toolpen
 
 TContext = TypeVar("TContext")
 
@@ -92,16 +92,9 @@ def function_tool(func: Any = None, **options: Any) -> Any:
     return decorator
 
 
-_TOP = {
-    "function_tool": function_tool,
-    "RunContextWrapper": RunContextWrapper,
-    "ToolContext": ToolContext,
-    "Agent": Agent,
-    "Runner": Runner,
-}
 MEMBERS: dict[str, dict[str, Any]] = {
-    "agents": _TOP,
-    "agents.tool": {"function_tool": function_tool},
-    "agents.run_context": {"RunContextWrapper": RunContextWrapper},
-    "agents.tool_context": {"ToolContext": ToolContext},
+    "agents": by_name(function_tool, RunContextWrapper, ToolContext, Agent, Runner),
+    "agents.tool": by_name(function_tool),
+    "agents.run_context": by_name(RunContextWrapper),
+    "agents.tool_context": by_name(ToolContext),
 }

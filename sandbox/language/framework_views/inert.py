@@ -71,6 +71,11 @@ class NotInToolpen(StandIn):
         raise_not_in_toolpen(type(self).__name__, self.doing)
 
 
+def by_name(*members: Any) -> dict[str, Any]:
+    """A view's members, each under its own ``__name__``."""
+    return {member.__name__: member for member in members}
+
+
 def raise_not_in_toolpen(name: str, doing: str) -> None:
     """The error of a stand-in asked to do its framework's work."""
     raise NotImplementedError(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from sandbox.language.framework_views.inert import by_name
+
 TOOL_OPTIONS = frozenset(
     {
         "description",
@@ -54,7 +56,7 @@ def tool(name_or_callable: Any = None, *args: Any, **options: Any) -> Any:
 
 
 MEMBERS: dict[str, dict[str, Any]] = {
-    "langchain_core.tools": {"tool": tool},
-    "langchain_core.runnables": {"RunnableConfig": RunnableConfig},
-    "langchain_core.runnables.config": {"RunnableConfig": RunnableConfig},
+    "langchain_core.tools": by_name(tool),
+    "langchain_core.runnables": by_name(RunnableConfig),
+    "langchain_core.runnables.config": by_name(RunnableConfig),
 }

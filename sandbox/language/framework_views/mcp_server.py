@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sandbox.language.framework_views.inert import StandIn, Subscriptable, raise_not_in_toolpen
+from sandbox.language.framework_views.inert import StandIn, Subscriptable, by_name, raise_not_in_toolpen
 
 TOOL_OPTIONS = frozenset(
     {"name", "title", "description", "annotations", "icons", "meta", "structured_output"}
@@ -125,14 +125,14 @@ class ResourceError(MCPServerError):
     """MCP's ``ResourceError``."""
 
 
-_EXCEPTIONS = {"ToolError": ToolError, "ResourceError": ResourceError}
-_SERVER = {"Context": Context, **_EXCEPTIONS}
+_EXCEPTIONS = by_name(ToolError, ResourceError)
+_SERVER = {**by_name(Context), **_EXCEPTIONS}
 MEMBERS: dict[str, dict[str, Any]] = {
-    "mcp.server.fastmcp": {"FastMCP": FastMCP, **_SERVER},
-    "mcp.server.fastmcp.server": {"FastMCP": FastMCP, "Context": Context},
+    "mcp.server.fastmcp": {**by_name(FastMCP), **_SERVER},
+    "mcp.server.fastmcp.server": by_name(FastMCP, Context),
     "mcp.server.fastmcp.exceptions": {"FastMCPError": MCPServerError, **_EXCEPTIONS},
-    "mcp.server.mcpserver": {"MCPServer": MCPServer, **_SERVER},
-    "mcp.server.mcpserver.context": {"Context": Context},
-    "mcp.server.mcpserver.exceptions": {"MCPServerError": MCPServerError, **_EXCEPTIONS},
-    "mcp.server.session": {"ServerSession": ServerSession},
+    "mcp.server.mcpserver": {**by_name(MCPServer), **_SERVER},
+    "mcp.server.mcpserver.context": by_name(Context),
+    "mcp.server.mcpserver.exceptions": {**by_name(MCPServerError), **_EXCEPTIONS},
+    "mcp.server.session": by_name(ServerSession),
 }
