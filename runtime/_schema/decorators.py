@@ -1,7 +1,8 @@
 """A framework's tool decorator on the tool function: the function is the tool, and the decorator's
 arguments override its name, description or parameters, as each framework reads them.
 
-- the Agents SDK's ``@function_tool(name_override=..., description_override=...)``;
+- the Agents SDK's ``@function_tool(name_override=..., description_override=..., strict_mode=...)``
+  (``strict_mode=False``: the adapters offer the schema as derived, not in strict mode);
 - MCP's ``@mcp.tool(name=..., description=...)``, ``mcp`` a top-level ``FastMCP(...)`` or
   ``MCPServer(...)``;
 - LangChain's ``@tool``, ``@tool("name")``, ``@tool(description=..., args_schema=Model)``: the
@@ -35,12 +36,14 @@ _DESCRIPTION_KEYWORDS = {"agents": "description_override", "mcp": "description",
 
 @dataclass(frozen=True)
 class Overrides:
-    """What a tool decorator sets: the tool's ``name``, ``description``, ``args_schema`` (LangChain)."""
+    """What a tool decorator sets: the tool's ``name``, ``description``, ``args_schema`` (LangChain),
+    ``strict`` (the Agents SDK's ``strict_mode``)."""
 
     framework: str | None = None
     name: str | None = None
     description: str | None = None
     args_schema: ast.expr | None = None
+    strict: bool | None = None
 
 
 def decorator_overrides(
@@ -62,7 +65,11 @@ def decorator_overrides(
             name = _literal(call.args[0])
         description = _literal(keywords.get(_DESCRIPTION_KEYWORDS[framework]))
         schema = keywords.get("args_schema") if framework == "langchain" else None
-        return Overrides(framework, name, description, schema)
+        strict = keywords.get("strict_mode") if framework == "agents" else None
+        strict_mode = (
+            strict.value if isinstance(strict, ast.Constant) and isinstance(strict.value, bool) else None
+        )
+        return Overrides(framework, name, description, schema, strict_mode)
     return Overrides()
 
 

@@ -37,6 +37,8 @@ class ToolSpec:
     """Parameters the framework fills (name -> kind, ``injected.injected_kind``), not in the schema."""
     entry: str = ""
     """The function to call, when a framework decorator names the tool otherwise (else ``name``)."""
+    strict: bool | None = None
+    """False when the tool's decorator turns strict schemas off (the Agents SDK's ``strict_mode=False``)."""
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -91,6 +93,7 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
         lineno=function.lineno,
         injected=injected,
         entry="" if tool_name == function.name else function.name,
+        strict=overrides.strict,
     )
 
 

@@ -40,9 +40,10 @@ class Definition:
 
 def definition(tool: Tool, *, strict: bool = True) -> Definition:
     """The tool's name, description and JSON Schema; strict (every property required, closed
-    objects) when asked and the schema allows it, else as derived."""
+    objects) when asked, the schema allows it and the tool's decorator did not turn it off
+    (``strict_mode=False``), else as derived."""
     schema = None
-    if strict:
+    if strict and tool.spec.strict is not False:
         try:
             schema = tool.schema("responses", strict=True)
         except InvalidSource:  # a schema strict mode cannot express: sent as derived

@@ -162,14 +162,16 @@ def _untitled(schema: Any) -> Any:
 def test_agents_sdk_function_tool_schema_and_run(rt: Runtime) -> None:
     from agents.tool_context import ToolContext
 
+    from runtime.adapters.openai_agents import function_tool
+
     real = _framework_module(AGENTS_TOOL)
     for function, arguments in (("save_locations", {"origin": "Paris"}), ("shout", {"text": "hey"})):
         tool = real[function]
         spec = derive_spec(AGENTS_TOOL, function)
         assert (spec.name, spec.description) == (tool.name, tool.description)
-        expected = _untitled(tool.params_json_schema)
-        expected.pop("additionalProperties", None)  # strict schemas only: toolpen validates its own way
-        assert spec.parameters == expected
+        offered = function_tool(rt, rt.registry.get(tool.name))  # as toolpen's adapter hands it to the SDK
+        assert offered.strict_json_schema == tool.strict_json_schema  # strict_mode=False, and the default
+        assert offered.params_json_schema == _untitled(tool.params_json_schema)
         context = ToolContext(
             context=real["Trip"](),
             tool_name=tool.name,

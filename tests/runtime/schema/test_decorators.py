@@ -14,7 +14,7 @@ from agents import function_tool
 from agents.tool import function_tool as ft
 
 
-@function_tool(name_override="lookup_order", description_override="Find an order.")
+@function_tool(name_override="lookup_order", description_override="Find an order.", strict_mode=False)
 def find(order_id: str) -> str:
     """Ignored summary."""
     return order_id
@@ -72,8 +72,9 @@ def test_agents_sdk_overrides_and_the_function_by_either_name() -> None:
     for name in ("find", "lookup_order"):
         spec = derive_spec(AGENTS, name)
         assert (spec.name, spec.entry, spec.description) == ("lookup_order", "find", "Find an order.")
+        assert spec.strict is False
     plain = derive_spec(AGENTS, "plain")
-    assert (plain.name, plain.entry, plain.description) == ("plain", "", "Plain one.")
+    assert (plain.name, plain.entry, plain.description, plain.strict) == ("plain", "", "Plain one.", None)
 
 
 def test_mcp_tool_overrides_only_on_a_server_the_file_builds() -> None:
