@@ -98,13 +98,23 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
 
 
 def _args_schema(node: ast.expr, translator: TypeTranslator) -> dict[str, Any]:
-    """LangChain's ``args_schema=Model``: the parameters are the model's fields."""
-    reference = translator.translate(node) or {}
+    """LangChain's ``args_schema=Model``: the parameters are the model's fields (or the JSON Schema
+    a literal dict gives)."""
+    if isinstance(node, ast.Dict):
+        try:
+            literal = ast.literal_eval(node)
+        except ValueError:  # not a literal: reported below
+            literal = None
+        if isinstance(literal, dict) and literal.get("type") == "object":
+            return literal
+    reference = {} if isinstance(node, ast.Dict) else translator.translate(node) or {}
     name = str(reference.get("$ref", "")).rpartition("/")[2]
     model = translator.defs.pop(name, None) if name else None
     if model is None:
         translator.report(
-            node, "args_schema must name a model class of this file (its fields are the parameters)"
+            node,
+            "args_schema must name a model class of this file (its fields are the parameters)"
+            " or be a literal JSON Schema object",
         )
         return {"type": "object", "properties": {}}
     schema = {key: value for key, value in model.items() if key not in ("title", "description")}

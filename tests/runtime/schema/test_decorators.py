@@ -61,6 +61,12 @@ def search(text: str, limit: int = 3) -> list:
     return []
 
 
+@tool(args_schema={"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]})
+def literal(q: str) -> str:
+    """Literal schema."""
+    return q
+
+
 @tool(args_schema=Missing)
 def broken(q: str) -> str:
     """Broken."""
@@ -96,5 +102,7 @@ def test_langchain_name_and_args_schema() -> None:
         },
         "required": ["text"],
     }
+    literal = derive_spec(LANGCHAIN, "literal").parameters
+    assert literal == {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     broken = derive_spec(LANGCHAIN, "broken")
     assert any("args_schema must name a model class" in error.message for error in broken.errors)
