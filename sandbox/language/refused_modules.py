@@ -188,10 +188,22 @@ REASONS: dict[str, tuple[str, str]] = {
     name: (why, instead) for why, instead, names in _GROUPS for name in names
 }
 """Top-level module -> (why the wall refuses it, what to use instead)."""
+REASONS |= dict.fromkeys(
+    ("agents", "google.adk", "mcp", "langchain_core", "langchain"),
+    (
+        "a tool file gets its framework's decorators, context annotations and inert agents and servers"
+        " (docs/security.md, framework views); the framework's runners, clients and sessions run outside a tool call",
+        "the names the framework views offer, or --walls process",
+    ),
+)
 
 
 def refusal_reason(name: str) -> str:
     """What the wall does not let tool code do with ``name`` (a top-level module or a submodule), and instead what."""
-    unknown = ("toolpen does not offer this module yet", NO_INSTEAD)
-    why, instead = REASONS.get(name) or REASONS.get(name.partition(".")[0], unknown)
+    parts = name.split(".")
+    prefixes = (".".join(parts[:end]) for end in range(len(parts), 0, -1))  # the longest listed one
+    why, instead = next(filter(None, map(REASONS.get, prefixes)), None) or (
+        "toolpen does not offer this module yet",
+        NO_INSTEAD,
+    )
     return f"{why}; instead: {instead}"

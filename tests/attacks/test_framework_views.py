@@ -108,3 +108,11 @@ def test_decorator_misuse_fails_as_in_the_framework(rt: Runtime) -> None:
         rt.add_tool(_source(body), "attack", replace=True)
         error = rt.call("attack", {}).error
         assert error is not None and message in error.message
+
+
+def test_the_rest_of_a_framework_is_refused_with_its_reason(rt: Runtime) -> None:
+    """A framework's runners, clients and sessions are no part of a view: an ImportError naming why."""
+    for module in ("mcp.client.session", "google.adk.runners", "agents.run", "langchain_core.messages"):
+        rt.add_tool(_source(f"import {module}\n    return 1"), "attack", replace=True)
+        error = rt.call("attack", {}).error
+        assert error is not None and "the framework's runners, clients and sessions" in error.message
