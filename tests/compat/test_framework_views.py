@@ -237,10 +237,16 @@ def test_adk_function_tool_declaration_and_run(rt: Runtime) -> None:
     assert (result.output, result.state) == (expected, context.state)
 
 
-def test_under_the_process_wall_the_real_frameworks_tool_objects_give_their_function() -> None:
-    """Plain CPython imports the real frameworks: LangChain's StructuredTool gives its ``func`` (MCP's
-    decorator returns the function itself; the Agents SDK's FunctionTool keeps none, and
-    ``framework_call.not_a_function`` names it: not run here, importing either in a worker takes seconds)."""
-    with Runtime(store="memory://", walls="process", pool_size=1) as runtime:
-        runtime.add_tool(LANGCHAIN_TOOL, "lookup")
-        assert runtime.call("lookup", {"note": "milk"}).output == "MILK"
+def test_under_the_process_wall_a_real_frameworks_tool_object_gives_its_function() -> None:
+    """Plain CPython imports the real frameworks (the worker looks up the tool through
+    ``framework_call.framework_function``): LangChain's StructuredTool and ADK's FunctionTool give
+    their function; the Agents SDK's FunctionTool keeps none, and the error names it."""
+    from sandbox.bridges.framework_call import framework_function, not_a_function
+
+    langchain = _framework_module(LANGCHAIN_TOOL)
+    adk = _framework_module(ADK_TOOL)
+    assert framework_function(langchain["lookup"])("milk") == "MILK"
+    assert framework_function(adk["root_agent"].tools[0]) is adk["remember"]
+    shout = _framework_module(AGENTS_TOOL)["shout"]
+    assert framework_function(shout) is shout
+    assert "agents.tool.FunctionTool, not a function" in not_a_function("shout", shout)
