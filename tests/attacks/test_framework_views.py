@@ -53,6 +53,7 @@ ATTACKS = {
     "mcp_types_config_write": "TextContent.model_config['frozen'] = True; return 1",
     "mcp_types_fields_clear": "TextContent.model_fields.clear(); return 1",
     "mcp_types_rebuild": "return TextContent.model_rebuild(force=True)",
+    "mcp_types_parse_file": "return TextContent.parse_file('/etc/passwd')",
     "mcp_types_config_via_instance": "return type(TextContent(type='text', text='a')).model_config",
     "mcp_types_validator_globals": "return TextContent.model_validate.__func__",
     "mcp_types_private_module": "import mcp.types as t; return t.mcp",

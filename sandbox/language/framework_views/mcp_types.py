@@ -7,8 +7,9 @@ transport, JSON-RPC or request classes, and nothing of the rest of the ``mcp`` p
 client, server and transports). Loaded by the pool when a tool imports it (``warmup``).
 
 The classes are shared by every call a worker runs: what would change one for the next call is
-closed (``CLASS_STATE``: the class's config and field dicts, and ``model_rebuild``); instances
-are the tool's own and read and written as pydantic has them.
+closed (the class's config and field dicts, and ``model_rebuild``), and so is pydantic's
+deprecated ``parse_file``, which opens a file by name (``CLOSED``); instances are the tool's own
+and read and written as pydantic has them.
 """
 
 from __future__ import annotations
@@ -37,8 +38,14 @@ NAMES = (
 )
 
 
-CLASS_STATE = frozenset({"model_config", "model_fields", "model_computed_fields", "model_rebuild"})
-"""What of an MCP class is the class's own state, shared by every later call in the worker."""
+_SHARED = (
+    "it is the class's own state, shared with later calls; use model_json_schema() or the instance's fields"
+)
+CLOSED = {
+    **dict.fromkeys(("model_config", "model_fields", "model_computed_fields", "model_rebuild"), _SHARED),
+    "parse_file": "it opens a file by name; use model_validate_json on the text",
+}
+"""What tool code may not read of an MCP class, and why."""
 _MODULES = frozenset(
     str(type.__dict__["__module__"].__get__(value))
     for value in (getattr(types, name, None) for name in NAMES)
@@ -47,11 +54,8 @@ _MODULES = frozenset(
 
 
 def _attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
-    if name in CLASS_STATE:
-        refuse(
-            f"mcp.types: {name!r} is not available in toolpen: it is the class's own state, shared with"
-            " later calls; use model_json_schema() or the instance's fields"
-        )
+    if name in CLOSED:
+        refuse(f"mcp.types: {name!r} is not available in toolpen: {CLOSED[name]}")
     return getattr(obj, name, *default)
 
 
