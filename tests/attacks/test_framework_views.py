@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from runtime import Runtime
+from sandbox.common.errors import PolicyViolation
 
 HEADER = """
 from agents import Agent, RunContextWrapper, Runner, function_tool
@@ -43,7 +44,12 @@ ATTACKS = {
     "wrapper_closure": "return FunctionTool(func=helper).func.__closure__",
     "wrapper_globals_via_func": "return FunctionTool(func=helper).__init__.__globals__",
     "tool_context_built": "return ToolContext()",
-    "run_context_class_attribute": "return RunContextWrapper.__init__",
+    "run_context_init_globals": "return RunContextWrapper.__init__.__globals__",
+    # the same names spelled at run time, past the compiler: the guards refuse them
+    "getattr_decorator_globals": "return getattr(function_tool, '__glo' + 'bals__')",
+    "getattr_server_method_self": "return getattr(getattr(mcp, 'tool'), '__se' + 'lf__')",
+    "getattr_agent_class_dict": "return getattr(Agent, '__di' + 'ct__')",
+    "getattr_wrapper_slot": "return getattr(FunctionTool(func=helper), 'fu' + 'nc').__code__",
     "context_method_code": "return Context.info.__code__",
     "context_method_globals": "return getattr(Context().log, '__globals__')",
     "decorated_is_the_function": "return tool(helper).__globals__",
@@ -62,7 +68,15 @@ ATTACKS = {
     "adk_not_listed": "from google.adk.tools import google_search; return google_search",
     "mcp_session_module": "import mcp.server.session as s; return s.ServerSession()",
 }
-"""Each tool body must end in a refusal (a tool_error of the wall, never a value)."""
+"""Each tool body must end in the wall's refusal (at compile time, or a policy error), else in the
+error the stand-in gives (``STAND_IN_ERRORS``), never in a value."""
+STAND_IN_ERRORS = {
+    "mcp_server_setattr": "'FastMCP' object attribute 'tool' is read-only",
+    "runner_runs": "Runner.run runs an agent: not inside a toolpen tool call",
+    "tool_context_built": "ToolContext is handed to a tool's tool_context parameter",
+    "mcp_types_private_module": "module 'mcp.types' has no attribute 'mcp'",
+    "mcp_session_module": "ServerSession is a live client session",
+}
 
 
 def _source(body: str) -> str:
@@ -75,16 +89,19 @@ def rt() -> Iterator[Runtime]:
         yield runtime
 
 
-@pytest.mark.parametrize("body", ATTACKS.values(), ids=list(ATTACKS))
-def test_a_framework_view_gives_nothing_of_the_framework_or_the_host(rt: Runtime, body: str) -> None:
+@pytest.mark.parametrize("name", list(ATTACKS))
+def test_a_framework_view_gives_nothing_of_the_framework_or_the_host(rt: Runtime, name: str) -> None:
     try:
-        rt.add_tool(_source(body), "attack", replace=True)
-    except Exception as refused:  # refused at compile time (a private or dunder name): held
-        assert "not allowed" in str(refused) or "_" in str(refused)
+        rt.add_tool(_source(ATTACKS[name]), "attack", replace=True)
+    except PolicyViolation as refused:  # refused at compile time (a special attribute): held
+        assert "is not available" in str(refused)
         return
     result = rt.call("attack", {})
     assert result.error is not None, f"the wall gave {result.output!r}"
-    assert result.error.kind in ("tool_error", "policy"), result.error.to_dict()
+    if name in STAND_IN_ERRORS:
+        assert STAND_IN_ERRORS[name] in result.error.message
+    else:
+        assert result.error.kind == "policy", result.error.to_dict()
 
 
 def test_the_stand_ins_let_the_modules_code_run(rt: Runtime) -> None:
