@@ -55,24 +55,7 @@ JUSTIFIED: dict[tuple[str, str], str] = {
     },
 }
 
-_LOGGING = "stdlib under the language wall (i31-stdlib): import logging refused"
 PENDING: dict[tuple[str, str], str] = {
-    **{
-        (name, "all"): _LOGGING
-        for name in (
-            "access_cart_information.py",
-            "approve_discount.py",
-            "check_product_availability.py",
-            "generate_qr_code.py",
-            "get_available_planting_times.py",
-            "get_product_recommendations.py",
-            "modify_cart.py",
-            "send_call_companion_link.py",
-            "send_care_instructions.py",
-            "sync_ask_for_approval.py",
-            "update_salesforce_crm.py",
-        )
-    },
     ("log.py", "all"): "print(file=sys.stderr) goes to the call's log; the reference captures stdout only",
     **{
         (name, "all"): "stdlib under the language wall (i31-stdlib): import asyncio refused"
@@ -85,8 +68,6 @@ PENDING: dict[tuple[str, str], str] = {
         )
     },
     ("analyze_codebase.py", "all"): "stdlib under the language wall (i31-stdlib): import glob refused",
-    ("read_config.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
-    ("save_blog_post_to_file.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
     ("save_blog_post_to_file.py", "process"): "stdlib (i31-stdlib): no writable per-call scratch directory",
     **{
         (
