@@ -2,9 +2,12 @@
 
     .venv/bin/python scripts/web_screenshot.py [--out docs] [--chromium /usr/bin/chromium]
 
-Writes web.png (a tool run from the generated form: output, logs, state diff, timeline) and
+Writes web.png (a tool run from the generated form: output, logs, state diff, timeline),
 web-turn.png (samples/turns/refund_turn.json run from the page: each step, the callbacks' and
-fake's effects, the state before and after). The store is in memory: nothing is left behind.
+fake's effects, the state before and after) and web-chat.png (the chat of
+samples/apps/Customer_Service against the tests' scripted Chat Completions server on 127.0.0.1:
+a callback's greeting, a transfer, a tool call and its state delta). The store is in memory:
+nothing is left behind.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
 
-def start_page() -> tuple[subprocess.Popen[str], str]:
-    command = ["web", "samples/", "--no-browser", "--port", "0", "--store", "memory://"]
+def start_page(*paths: str) -> tuple[subprocess.Popen[str], str]:
+    command = ["web", *(paths or ("samples/",)), "--no-browser", "--port", "0", "--store", "memory://"]
     process = subprocess.Popen(
         [sys.executable, "-c", "from runtime._cli import main; main()", *command],
         cwd=ROOT,
@@ -59,6 +62,35 @@ def turn_run(page: Page) -> None:
     page.wait_for_selector("#turn-status.ok")
 
 
+def chat_run(page: Page) -> None:
+    """Two turns of the sample app's chat against the scripted model server."""
+    sys.path.insert(0, str(ROOT))
+    from tests.model_server import call, calls, model_server, says
+
+    with model_server() as model:
+        page.click("#chat-pane summary")
+        page.fill("#chat-model", "gemini-2.5-flash")
+        page.fill("#chat-base-url", model.base_url)
+        page.fill("#chat-key", "sk-screenshot")
+        for text, script, expect in (
+            ("hello", (), "How can I help"),
+            (
+                "please add 50 loyalty points",
+                (
+                    calls(call("update_customer_loyalty_points", {"points_to_add": 50})),
+                    says("Done: 150 points."),
+                ),
+                "Done: 150 points.",
+            ),
+        ):
+            model.play(*script)
+            page.fill("#chat-text", text)
+            page.click("#chat-send")
+            page.wait_for_selector(f"#chat-log li:has-text({expect!r})")
+        page.locator("#chat-log li.chat-tool_call:has-text('update_customer') summary").click()
+        page.locator("#chat-pane").scroll_into_view_if_needed()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs")
@@ -76,11 +108,17 @@ def main() -> None:
             page.screenshot(path=str(options.out / "web.png"), full_page=True)
             turn_run(page)
             page.screenshot(path=str(options.out / "web-turn.png"), full_page=True)
+            process.terminate()
+            process, url = start_page("samples/apps/Customer_Service", "--fakes")
+            page.goto(url)
+            page.wait_for_selector("#groups button.active")
+            chat_run(page)
+            page.locator("#side").screenshot(path=str(options.out / "web-chat.png"))
             browser.close()
     finally:
         process.terminate()
         process.wait(timeout=10)
-    print(f"wrote {options.out / 'web.png'} and {options.out / 'web-turn.png'}")
+    print(f"wrote web.png, web-turn.png and web-chat.png in {options.out}")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,27 @@ AuthOption = Annotated[
     typer.Option("--auth", help="Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR."),
 ]
 
+DEFAULT_TIMEOUT = 60.0
+ModelOption = Annotated[
+    str, typer.Option("--model", help="The model's name on the endpoint (it picks the model's profile).")
+]
+BaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url", help="The OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI's)."
+    ),
+]
+ApiKeyOption = Annotated[
+    str | None,
+    typer.Option("--api-key", help="The endpoint's key: @FILE or env:VAR (default: OPENAI_API_KEY)."),
+]
+TimeoutOption = Annotated[
+    float, typer.Option("--timeout", help="Seconds to wait for each model response.", min=0.1)
+]
+RetriesOption = Annotated[
+    int, typer.Option("--retries", help="Retries of a model request that failed (429, 5xx, timeouts).", min=0)
+]
+
 
 def _load(path: Path) -> App:
     """The app, or exit 2 after saying what is wrong with it."""
@@ -332,12 +353,23 @@ def eval_command(
     store: Annotated[str, typer.Option("--store", help="Session store URL.")] = "memory://",
     as_json: JsonOption = False,
     walls: WallsOption = "all",
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="Play the user turns against this model (see `toolpen app chat`)."),
+    ] = None,
+    base_url: BaseUrlOption = None,
+    api_key: ApiKeyOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    retries: RetriesOption = 2,
 ) -> None:
-    """Replay the tool-level steps of the app's golden evaluations: tool calls, tool responses, variables.
+    """Check the app's golden evaluations: without --model, replay their tool-level steps; with it, chat.
 
-    What a model decides (replies, transfers) is reported as skipped. Each evaluation runs in a
-    new session from the declared defaults. Exit 0 when no check failed, 1 when one did, 2 when
-    the app is unusable or names no such evaluation.
+    Without ``--model`` the tool calls, tool responses and variables are replayed and what a
+    model decides (replies, transfers) is skipped. With ``--model`` each golden's user turns are
+    played against the model (as ``toolpen app chat``) and every expectation is checked against
+    what the turn did: tool calls and their arguments, transfers, variables, replies. Each
+    evaluation runs in a new session from the declared defaults. Exit 0 when no check failed, 1
+    when one did, 2 when the app is unusable or names no such evaluation.
     """
     from runtime.app._golden import replay_golden
 
@@ -349,8 +381,17 @@ def eval_command(
     chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
     report: list[dict[str, Any]] = []
     try:
+        client = None
+        if model is not None:
+            from runtime._cli.chat import model_client
+
+            client = model_client(base_url, api_key, timeout, retries)
         with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
-            for number, evaluation in enumerate(chosen, 1):
+            if model is not None:
+                from runtime._cli.chat import eval_with_model
+
+                report = eval_with_model(loaded, chosen, rt, client, model, agent)
+            for number, evaluation in enumerate(chosen if model is None else [], 1):
                 checks = replay_golden(rt, evaluation, f"evaluation-{number}")
                 report.append({"name": evaluation.display_name, "checks": [c.to_dict() for c in checks]})
     except ToolpenError as error:
@@ -365,4 +406,20 @@ def eval_command(
             for check in item["checks"]:
                 detail = f"  ({check['detail']})" if check["detail"] else ""
                 typer.echo(f"  turn {check['turn']}  {check['what']}: {check['status']}{detail}")
+        _summary(report)
     raise typer.Exit(1 if failed else 0)
+
+
+def _summary(report: list[dict[str, Any]]) -> None:
+    """A table: each evaluation's passed, failed and skipped checks, then the totals."""
+    statuses = ("passed", "failed", "skipped")
+    rows = [
+        (item["name"], *(sum(check["status"] == status for check in item["checks"]) for status in statuses))
+        for item in report
+    ]
+    rows.append(("total", *(sum(row[index] for row in rows) for index in (1, 2, 3))))
+    width = max(len(str(row[0])) for row in rows)
+    typer.echo("")
+    typer.echo(f"{'evaluation':<{width}}  passed  failed  skipped")
+    for name, passed, failed, skipped in rows:
+        typer.echo(f"{name:<{width}}  {passed:>6}  {failed:>6}  {skipped:>7}")

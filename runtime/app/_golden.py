@@ -68,7 +68,7 @@ def _expect(
     last: dict[str, ToolResult],
 ) -> Check:
     if expectation.tool_call is not None:
-        name = _tool_name(expectation.tool_call)
+        name = golden_tool_name(expectation.tool_call)
         what = f"toolCall {name}"
         if expectation.skip_evaluation:
             return Check(turn, what, "skipped", "skipEvaluation")
@@ -79,7 +79,7 @@ def _expect(
         detail = result.error.message if result.error else "failed"
         return Check(turn, what, "failed", detail)
     if expectation.tool_response is not None:
-        name = _tool_name(expectation.tool_response)
+        name = golden_tool_name(expectation.tool_response)
         what = f"toolResponse {name}"
         if expectation.skip_evaluation:
             return Check(turn, what, "skipped", "skipEvaluation")
@@ -87,13 +87,13 @@ def _expect(
             return Check(turn, what, "failed", f"{name} was not called successfully before")
         output = last[name].output
         actual = output if isinstance(output, dict) else {"result": output}
-        return _compare(turn, what, expectation.tool_response.get("response") or {}, actual)
+        return compare_members(turn, what, expectation.tool_response.get("response") or {}, actual)
     if expectation.updated_variables is not None:
         what = "updatedVariables"
         if expectation.skip_evaluation:
             return Check(turn, what, "skipped", "skipEvaluation")
         state = rt.store.require_session(session).state
-        return _compare(turn, what, expectation.updated_variables, state)
+        return compare_members(turn, what, expectation.updated_variables, state)
     kind = next(
         (
             member
@@ -105,14 +105,14 @@ def _expect(
     return Check(turn, to_camel(kind), "skipped", "needs a model")
 
 
-def _tool_name(call: dict[str, Any]) -> str:
+def golden_tool_name(call: dict[str, Any]) -> str:
     toolset_tool = call.get("toolsetTool")
     if isinstance(toolset_tool, dict):
         return f"{toolset_tool.get('toolset')}_{snake_case(str(toolset_tool.get('toolId')))}"
     return str(call.get("tool"))
 
 
-def _compare(turn: int, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> Check:
+def compare_members(turn: int, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> Check:
     differ = [key for key, value in expected.items() if actual.get(key) != value]
     if not differ:
         return Check(turn, what, "passed")

@@ -198,3 +198,28 @@ def test_a_diagnostic_jumps_to_its_line_enums_show_their_choices_and_strict_only
             " return t.value.slice(0, t.selectionStart).split('\\n').length; })()"
         )
         assert caret_line == line > 1
+
+
+def test_no_favicon_404_labels_wrap_and_a_failure_shows_no_empty_output_box(tmp_path: Path) -> None:
+    long_name = "update_the_loyalty_points_of_a_customer_in_the_crm_now"
+    folder = tool_folder(tmp_path, **{long_name: TOOL.replace("def add_points(", f"def {long_name}(")})
+    with serving(str(folder)) as server, browsing(server) as page:
+        statuses: list[tuple[str, int]] = []
+        page.on("response", lambda response: statuses.append((response.url, response.status)))
+        page.reload()
+        page.wait_for_selector("#groups button.active")
+        assert not [url for url, status in statuses if status >= 400], statuses
+        assert not any(url.endswith("/favicon.ico") for url in page.requested), page.requested
+        label = page.locator("#groups button.active")
+        assert label.evaluate("b => b.scrollWidth <= b.clientWidth"), "the label is not cut off"
+        assert long_name in label.inner_text().replace("\n", "")
+        page.wait_for_selector("#form [name='customer']")
+        page.fill(
+            "#source",
+            page.input_value("#source").replace("    total =", "    raise ValueError('no')\n    total ="),
+        )
+        page.wait_for_selector("#diagnostics li")
+        page.fill("#form [name='customer']", "c-1")
+        page.click("#run")
+        page.wait_for_selector("#result-status.failed")
+        assert page.is_hidden("#output") and "ValueError" in page.text_content("#error")
