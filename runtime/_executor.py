@@ -214,7 +214,9 @@ class Executor:
         self, tool: Tool, args: dict[str, Any], snapshot: dict[str, Any], invocation: Invocation
     ) -> Done:
         if isinstance(tool, PythonTool):
-            call = Call(tool.source, tool.name, args=args, injected=tool.spec.injected or None)
+            call = Call(
+                tool.source, tool.spec.entry or tool.name, args=args, injected=tool.spec.injected or None
+            )
             return self._in_worker(call, self.limits_for(tool), snapshot, invocation)
         if isinstance(tool, EndpointTool) and tool.operation is not None:
             output = tool.operation.invoke(

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from runtime._schema.decorators import Overrides, decorator_overrides
 from runtime._schema.docstrings import DocInfo, read_docstring
 from runtime._schema.fields import FieldInfo, apply_field
 from runtime._schema.injected import injected_kind
@@ -34,6 +35,10 @@ class ToolSpec:
     lineno: int
     injected: dict[str, str] = field(default_factory=dict)
     """Parameters the framework fills (name -> kind, ``injected.injected_kind``), not in the schema."""
+    entry: str = ""
+    """The function to call, when a framework decorator names the tool otherwise (else ``name``)."""
+    strict: bool | None = None
+    """False when the tool's decorator turns strict schemas off (the Agents SDK's ``strict_mode=False``)."""
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -53,12 +58,12 @@ def parse_tool_source(source: str) -> ast.Module:
 def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
     """The ToolSpec of an already parsed module (see ``derive_spec``)."""
     scope = Scope.of(module)
-    function = _entry_function(scope, name)
+    function, overrides = _entry_function(module, scope, name)
     translator = TypeTranslator(scope)
     doc_node = _docstring_node(function)
     doc = read_docstring(ast.get_docstring(function))
     diagnostics = _name_diagnostics(function)
-    if doc_node is None:
+    if doc_node is None and overrides.description is None:
         diagnostics.append(
             _at(
                 function,
@@ -68,22 +73,54 @@ def spec_from_module(module: ast.Module, name: str | None = None) -> ToolSpec:
             )
         )
     injected = _injected(function, scope)
-    parameters = _parameters(function, doc, translator, injected)
+    if overrides.args_schema is None:
+        parameters = _parameters(function, doc, translator, injected)
+    else:  # the model's fields are the parameters: the function's own are not what the model sees
+        parameters = _args_schema(overrides.args_schema, translator)
     diagnostics.extend(_documented_unknown(function, doc, doc_node))
     returns = _returns(function, scope, doc, diagnostics)
     diagnostics.extend(translator.diagnostics)
     description = doc.description
     if doc.returns:
         description = f"{description}\n\nReturns: {doc.returns}" if description else f"Returns: {doc.returns}"
+    tool_name = overrides.name or function.name
     return ToolSpec(
-        name=function.name,
-        description=description,
+        name=tool_name,
+        description=description if overrides.description is None else overrides.description,
         parameters=parameters,
         returns=returns,
         diagnostics=sorted(diagnostics, key=lambda d: (d.line, d.col)),
         lineno=function.lineno,
         injected=injected,
+        entry="" if tool_name == function.name else function.name,
+        strict=overrides.strict,
     )
+
+
+def _args_schema(node: ast.expr, translator: TypeTranslator) -> dict[str, Any]:
+    """LangChain's ``args_schema=Model``: the parameters are the model's fields (or the JSON Schema
+    a literal dict gives)."""
+    if isinstance(node, ast.Dict):
+        try:
+            literal = ast.literal_eval(node)
+        except ValueError:  # not a literal: reported below
+            literal = None
+        if isinstance(literal, dict) and literal.get("type") == "object":
+            return literal
+    reference = {} if isinstance(node, ast.Dict) else translator.translate(node) or {}
+    name = str(reference.get("$ref", "")).rpartition("/")[2]
+    model = translator.defs.pop(name, None) if name else None
+    if model is None:
+        translator.report(
+            node,
+            "args_schema must name a model class of this file (its fields are the parameters)"
+            " or be a literal JSON Schema object",
+        )
+        return {"type": "object", "properties": {}}
+    schema = {key: value for key, value in model.items() if key not in ("title", "description")}
+    if translator.defs:
+        schema["$defs"] = translator.defs
+    return schema
 
 
 def _injected(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> dict[str, str]:
@@ -97,16 +134,18 @@ def _injected(function: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) ->
     return found
 
 
-def _entry_function(scope: Scope, name: str | None) -> ast.FunctionDef | ast.AsyncFunctionDef:
+def _entry_function(
+    module: ast.Module, scope: Scope, name: str | None
+) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, Overrides]:
+    """The tool function (by its name, or the name its framework decorator gives it) and that decorator's overrides."""
     if not scope.functions:
         raise InvalidSource(
             "no top-level function: a tool is a function defined at the top level", line=1, col=1
         )
-    if name is None:
-        return scope.functions[0]
     for function in scope.functions:
-        if function.name == name:
-            return function
+        overrides = decorator_overrides(function, module, scope)
+        if name is None or name in (function.name, overrides.name):
+            return function, overrides
     available = ", ".join(function.name for function in scope.functions)
     raise InvalidSource(f"no top-level function named '{name}' (found: {available})", line=1, col=1)
 

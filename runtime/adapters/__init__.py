@@ -41,10 +41,11 @@ class Definition:
 
 def definition(tool: Tool, *, strict: bool = True) -> Definition:
     """The tool's name, description and JSON Schema; strict (every property required, closed
-    objects) when asked and the schema allows it, else as derived: as the Agents SDK's own
-    ``function_tool`` does, a dict's free-form object is sent non-strict, not closed to ``{}``."""
+    objects) when asked, the schema allows it and the tool's decorator did not turn it off
+    (``strict_mode=False``), else as derived: as the Agents SDK's own ``function_tool`` does, a
+    dict's free-form object is sent non-strict, not closed to ``{}``."""
     schema = None
-    if strict:
+    if strict and tool.spec.strict is not False:
         try:
             lowered = lower(tool.spec, "responses", strict=True)
         except InvalidSource:  # a schema strict mode cannot express: sent as derived

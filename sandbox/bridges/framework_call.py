@@ -15,6 +15,8 @@ The parameters a framework fills itself (``runtime/_schema/injected.py`` names t
   ``T`` is absent or another type), as ``Runner.run(context=...)`` would hand the app's object;
 - ``mcp_context`` (MCP's ``Context``): its logging and progress calls, which a server sends to
   its client, do nothing here; ``request_context`` is None, as outside a request;
+  (both classes are the framework views', ``sandbox/language/framework_views``, which tool code
+  imports under those names);
 - ``runnable_config`` (LangChain's ``RunnableConfig``): ``{"configurable": <a copy of the state>}``.
 """
 
@@ -28,42 +30,35 @@ import typing
 from typing import Any
 
 from sandbox.bridges.proxies import Context
+from sandbox.language.framework_views.agents_sdk import RunContextWrapper
+from sandbox.language.framework_views.mcp_server import Context as McpContext
+
+_WRAPPING_PACKAGES = ("langchain_core.", "google.adk.")
+"""Whose tool objects keep the function they wrap as ``func`` (``coroutine`` for an async one)."""
 
 
-class RunContextWrapper:
-    """The Agents SDK's ``RunContextWrapper``: the run's ``context`` object."""
+def framework_function(value: Any) -> Any:
+    """The function a real framework's tool object wraps (plain CPython, ``walls="process"``, where
+    tool code imports the framework itself): LangChain's ``@tool`` gives a ``StructuredTool``
+    (``func``/``coroutine``), ADK's ``FunctionTool`` keeps ``func``. Under the language wall the
+    views' decorators hand back the function itself. Anything else is returned as it is.
+    """
+    module = getattr(type(value), "__module__", "") or ""
+    if not module.startswith(_WRAPPING_PACKAGES):
+        return value
+    wrapped = getattr(value, "func", None) or getattr(value, "coroutine", None)
+    return wrapped if callable(wrapped) else value
 
-    __slots__ = ("context",)
 
-    def __init__(self, context: Any) -> None:
-        self.context = context
-
-
-class McpContext:
-    """MCP's ``Context`` outside a server: logging and progress go nowhere, there is no request."""
-
-    __slots__ = ()
-    request_context = None
-
-    async def log(self, level: str, message: str, **extra: Any) -> None:
-        """Sent to the MCP client by a server; nowhere here."""
-
-    async def debug(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def info(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def warning(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def error(self, message: str, **extra: Any) -> None:
-        """As ``log``."""
-
-    async def report_progress(
-        self, progress: float, total: float | None = None, message: str | None = None
-    ) -> None:
-        """Sent to the MCP client by a server; nowhere here."""
+def not_a_function(entry: str, value: Any) -> str:
+    """Why the name ``entry`` does not give a function to call."""
+    if value is None:
+        return f"the tool defines no function named {entry!r}"
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    return (
+        f"{entry!r} is a {kind}, not a function: toolpen calls the tool function (the Agents SDK's"
+        " FunctionTool keeps none to call; under the default walls @function_tool gives the function)"
+    )
 
 
 def injected_values(injected: dict[str, Any], function: Any, context: Context) -> dict[str, Any]:

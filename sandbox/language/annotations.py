@@ -23,6 +23,7 @@ from typing import Any
 from sandbox.common.errors import InvalidSource
 from sandbox.common.parsing import parse_expression
 from sandbox.language.arming import checks_apply
+from sandbox.language.framework_views import TYPE_MODULES
 from sandbox.language.rules import TOOL_MODULE_NAME, exact_str, is_allowed_attribute, refuse
 
 Problem = tuple[ast.AST, str]
@@ -51,8 +52,9 @@ _TRUSTED_TYPE_MODULES = frozenset(
 )
 
 
-_CES_TYPE_MODULES = frozenset({"sandbox.bridges.ces_types", "sandbox.bridges.ces_context"})
-"""The CES classes every tool gets as globals (``Part``, ``Content``, ``ToolContext``, ...)."""
+_CES_TYPE_MODULES = frozenset({"sandbox.bridges.ces_types", "sandbox.bridges.ces_context"}) | TYPE_MODULES
+"""The CES classes every tool gets as globals (``Part``, ``Content``, ``ToolContext``, ...), and the
+framework views' (``RunContextWrapper``, MCP's ``Context`` and ``TextContent``, ...)."""
 
 
 def annotation_problems(node: ast.expr) -> list[Problem]:

@@ -16,7 +16,7 @@ import importlib.util
 import types
 from typing import Any
 
-from sandbox.language import keyword_holders, replacements, streams
+from sandbox.language import framework_views, keyword_holders, replacements, streams
 from sandbox.language.copy_protocol import guarded_deepcopy
 
 ALLOWED_MODULES = frozenset(
@@ -121,6 +121,7 @@ LIBRARY_VIEWS: dict[str, str] = {
         ),
         "sandbox.language.protobuf_view",
     ),
+    "mcp.types": "sandbox.language.framework_views.mcp_types",
     # the standard library's modules whose view is a module of its own
     "logging": "sandbox.language.logging_view",
     "subprocess": "sandbox.language.subprocess_view",
@@ -137,12 +138,16 @@ SCRATCH_VIEWS: dict[str, str] = {
 LIBRARY_REQUIREMENTS = {
     "sandbox.language.numpy_view": ("numpy", "cffi"),  # cffi: the gate on numpy's buffers (bufferless.py)
     "sandbox.language.protobuf_view": ("google.protobuf",),
+    "sandbox.language.framework_views.mcp_types": ("mcp",),
     "sandbox.language.logging_view": ("logging",),
     "sandbox.language.subprocess_view": ("subprocess",),
 }
 ALLOWED_MODULES = ALLOWED_MODULES | {
     name for name, builder in LIBRARY_VIEWS.items() if all(map(_installed, LIBRARY_REQUIREMENTS[builder]))
 }
+FRAMEWORK_VIEWS = frozenset(framework_views.MEMBERS)
+"""ADK, the Agents SDK, MCP's server and LangChain core as pasted tool files import them: toolpen's stand-ins."""
+ALLOWED_MODULES |= FRAMEWORK_VIEWS
 
 _PYDANTIC_NAMES = (
     "BaseModel",

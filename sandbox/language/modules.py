@@ -17,10 +17,12 @@ import types
 from typing import Any
 
 from sandbox.common.errors import ImportRefused, PolicyViolation
+from sandbox.language import framework_views
 from sandbox.language.arming import imports_checked
 from sandbox.language.module_allowlist import (
     ALLOWED_MODULES,
     EXPLICIT_NAMES,
+    FRAMEWORK_VIEWS,
     LEFT_OUT,
     LIBRARY_VIEWS,
     REPLACED,
@@ -102,6 +104,8 @@ def module_view(name: str) -> ModuleView:
 def _public_members(name: str) -> dict[str, Any]:
     if name in SCRATCH_VIEWS:
         return dict(importlib.import_module(SCRATCH_VIEWS[name]).members(name))
+    if name in FRAMEWORK_VIEWS:
+        return framework_views.members(name)
     if name in LIBRARY_VIEWS:
         if name not in sys.modules and imports_checked():  # its code would fail the checks
             refuse(
@@ -211,7 +215,11 @@ def left_out_reason(module: str, member: str) -> str | None:
     if module not in ALLOWED_MODULES or member.startswith("_"):
         return None
     view = module_view(module)
-    if member in object.__getattribute__(view, "_members") or not _has_member(module, member):
+    if member in object.__getattribute__(view, "_members"):
+        return None
+    if module in FRAMEWORK_VIEWS:  # never the real module: the framework need not be installed
+        return framework_views.left_out_reason(module)
+    if not _has_member(module, member):
         return None
     reason = LEFT_OUT.get(module, {}).get(member)
     if reason is None and f"{module}.{member}" in REASONS:  # a submodule the wall refuses (logging.config)

@@ -195,10 +195,26 @@ REASONS: dict[str, tuple[str, str]] = {
     name: (why, instead) for why, instead, names in _GROUPS for name in names
 } | {name: (why, instead) for name, why, instead in _LOGGING_SUBMODULES}
 """Module (top-level, or a submodule of an allowed one) -> (why the wall refuses it, what to use instead)."""
+FRAMEWORK_PACKAGES = ("agents.", "google.adk.", "mcp.", "langchain_core.", "langchain.")
+"""The frameworks whose tool files' imports have views (``framework_views``): the rest of each is refused."""
+FRAMEWORK_REFUSAL = (
+    "a tool file gets its framework's decorators, context annotations and inert agents and servers"
+    " (docs/security.md, framework views); the framework's runners, clients and sessions run outside a tool call",
+    "the names the framework views offer, or --walls process",
+)
 
 
 def refusal_reason(name: str) -> str:
     """What the wall does not let tool code do with ``name`` (a top-level module or a submodule), and instead what."""
-    unknown = ("toolpen does not offer this module yet", NO_INSTEAD)
-    why, instead = REASONS.get(name) or REASONS.get(name.partition(".")[0], unknown)
+    parts = name.split(".")
+    prefixes = (".".join(parts[:end]) for end in range(len(parts), 0, -1))  # the longest listed one
+    framework = FRAMEWORK_REFUSAL if f"{name}.".startswith(FRAMEWORK_PACKAGES) else None
+    why, instead = (
+        next(filter(None, map(REASONS.get, prefixes)), None)
+        or framework
+        or (
+            "toolpen does not offer this module yet",
+            NO_INSTEAD,
+        )
+    )
     return f"{why}; instead: {instead}"

@@ -113,6 +113,7 @@ PYDANTIC_TRIGGERS = frozenset(
         "llm_request",
         "llm_response",
         "callback_context",
+        "RunContextWrapper",  # its context is the state validated as the annotation's class
     }
 )
 """Names besides the CES classes' (``ces_context.uses_model_classes``) that lead a tool to pydantic

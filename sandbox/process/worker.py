@@ -40,7 +40,12 @@ from sandbox.bridges.ces_context import (
     settle,
     uses_model_classes,
 )
-from sandbox.bridges.framework_call import injected_values, typed_arguments
+from sandbox.bridges.framework_call import (
+    framework_function,
+    injected_values,
+    not_a_function,
+    typed_arguments,
+)
 from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
 from sandbox.common import errors
 from sandbox.common.errors import (
@@ -228,9 +233,9 @@ def _call_entry(
         )
     exec(code, namespace)
     entry = job.entry
-    function = namespace.get(entry)
+    function = framework_function(namespace.get(entry))
     if not callable(function):
-        raise InvalidSource(f"the tool defines no function named {entry!r}")
+        raise InvalidSource(not_a_function(entry, function))
     hook = job.hook
     call = HookCall(hook, context) if hook is not None else None
     if call is not None:

@@ -42,49 +42,21 @@ JUSTIFIED: dict[tuple[str, str], str] = {
         )
     },
     **{
+        (name, "all"): (
+            "the language wall refuses a keyword named _meta= (MCP's alias of meta): an underscore keyword"
+            " reaches internal parameters; meta= sets the same field"
+        )
+        for name in ("advanced_tool.py", "validated_tool.py")
+    },
+    **{
         (name, walls): "no JSON form anywhere: pydantic refuses it too, only the message differs"
         for name in ("get_config.py",)
         for walls in WALLS
     },
 }
 
-_FRAMEWORK_IMPORT = (
-    "framework module refused under the language wall: google.adk.tools, agents, mcp.server.fastmcp,"
-    " mcp.types, langchain_core.runnables (views of the injected kinds and mcp.types not done)"
-)
 PENDING: dict[tuple[str, str], str] = {
-    **{
-        (name, "all"): _FRAMEWORK_IMPORT
-        for name in (
-            "advanced_tool.py",
-            "book_flight.py",
-            "book_hotel.py",
-            "book_transport.py",
-            "check_and_transfer.py",
-            "check_transport_availability.py",
-            "divide.py",
-            "empty_result_tool.py",
-            "finish_workflow.py",
-            "forget.py",
-            "log.py",
-            "long_running_task.py",
-            "memorize.py",
-            "memorize_list.py",
-            "roll_die.py",
-            "save_locations.py",
-            "search_flights.py",
-            "search_hotels.py",
-            "test_audio_content.py",
-            "test_embedded_resource.py",
-            "test_image_content.py",
-            "test_multiple_content_types.py",
-            "update_seat.py",
-            "update_trip_details.py",
-            "update_user_preference.py",
-            "validate_input.py",
-            "validated_tool.py",
-        )
-    },
+    ("log.py", "all"): "print(file=sys.stderr) goes to the call's log; the reference captures stdout only",
     **{
         (name, "all"): "stdlib under the language wall (i31-stdlib): import asyncio refused"
         for name in (
