@@ -12,7 +12,19 @@ import typer
 
 from runtime._cli.app import app
 
-COMMAND_MODULES = ("apps", "doctor", "mcp", "run", "schema", "serve", "session", "store", "turn", "web")
+COMMAND_MODULES = (
+    "apps",
+    "app_test",
+    "doctor",
+    "mcp",
+    "run",
+    "schema",
+    "serve",
+    "session",
+    "store",
+    "turn",
+    "web",
+)
 """One module per command or command group, in `runtime/_cli/`."""
 
 

@@ -22,13 +22,14 @@ if TYPE_CHECKING:
     from runtime._results import ToolResult
     from runtime._runtime import Runtime
     from runtime.app import App
+    from runtime.app._loader import AppEvaluation
     from sandbox.common.walls import WallsMode
 
 EXIT_UNUSABLE = 2
 
 app_commands = typer.Typer(
     name="app",
-    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, eval, unpack, pack.",
+    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, eval, test, unpack, pack.",
     no_args_is_help=True,
     epilog=example("toolpen app check export.zip"),
 )
@@ -56,13 +57,16 @@ FakesOption = Annotated[
 AllowHostOption = Annotated[
     list[str] | None, typer.Option("--allow-host", help="Let HTTP reach HOST[:PORT] (repeatable).")
 ]
+EvalStoreOption = Annotated[
+    str, typer.Option("--store", help="Session store URL (default: in memory, nothing kept).")
+]
 AuthOption = Annotated[
     list[str] | None,
     typer.Option("--auth", help="Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR."),
 ]
 
 
-def _load(path: Path) -> App:
+def load_or_exit(path: Path) -> App:
     """The app, or exit 2 after saying what is wrong with it."""
     from runtime.app import load_app
 
@@ -118,7 +122,7 @@ def check_command(app_path: AppArgument, walls: WallsOption = "all") -> None:
     from runtime.app import check_app
     from runtime.app._crosscheck import code_files
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     findings = check_app(loaded, walls=walls)
     for finding in findings:
         typer.echo(finding.format())
@@ -145,7 +149,7 @@ def schema_command(
     from runtime._openapi_toolset import OpenApiToolset
     from runtime._schema import derive_spec
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     definitions = []
     try:
         specs = []
@@ -200,7 +204,7 @@ def run_command(
     from runtime._cli.run import exit_code, print_result
     from runtime._results import ToolResult
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     try:
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
@@ -247,7 +251,7 @@ def turn_command(
     from runtime._results import ToolResult
     from runtime._turns import play_turn
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     steps: list[tuple[str, ToolResult]] = []
     state: dict[str, Any] = {}
     try:
@@ -329,7 +333,7 @@ def eval_command(
     fakes: FakesOption = False,
     allow_host: AllowHostOption = None,
     auth: AuthOption = None,
-    store: Annotated[str, typer.Option("--store", help="Session store URL.")] = "memory://",
+    store: EvalStoreOption = "memory://",
     as_json: JsonOption = False,
     walls: WallsOption = "all",
 ) -> None:
@@ -339,23 +343,13 @@ def eval_command(
     new session from the declared defaults. Exit 0 when no check failed, 1 when one did, 2 when
     the app is unusable or names no such evaluation.
     """
-    from runtime.app._golden import replay_golden
-
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     unknown = sorted(set(names or []) - set(loaded.evaluations))
     if unknown:
         typer.echo(f"error: no evaluation named {', '.join(map(repr, unknown))} in the app", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
-    report: list[dict[str, Any]] = []
-    try:
-        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
-            for number, evaluation in enumerate(chosen, 1):
-                checks = replay_golden(rt, evaluation, f"evaluation-{number}")
-                report.append({"name": evaluation.display_name, "checks": [c.to_dict() for c in checks]})
-    except ToolpenError as error:
-        typer.echo(f"error: {error.kind}: {error.message}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+    report = replay_goldens_or_exit(loaded, chosen, store, agent, fakes, allow_host, auth, walls)
     failed = any(check["status"] == "failed" for item in report for check in item["checks"])
     if as_json:
         typer.echo(json.dumps({"success": not failed, "evaluations": report}, ensure_ascii=False))
@@ -366,3 +360,25 @@ def eval_command(
                 detail = f"  ({check['detail']})" if check["detail"] else ""
                 typer.echo(f"  turn {check['turn']}  {check['what']}: {check['status']}{detail}")
     raise typer.Exit(1 if failed else 0)
+
+
+def replay_goldens_or_exit(
+    loaded: App,
+    chosen: list[AppEvaluation],
+    store: str,
+    agent: str | None,
+    fakes: bool,
+    hosts: list[str] | None,
+    auth: list[str] | None,
+    walls: WallsMode,
+) -> list[dict[str, Any]]:
+    """``[{"name", "checks"}]`` of each chosen evaluation replayed, or exit 2 saying why it could not be."""
+    from runtime.app._golden import replay_goldens
+
+    try:
+        with _runtime(loaded, store, agent, fakes, hosts, auth, walls) as rt:
+            replayed = replay_goldens(rt, chosen)
+    except ToolpenError as error:
+        typer.echo(f"error: {error.kind}: {error.message}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    return [{"name": name, "checks": [check.to_dict() for check in checks]} for name, checks in replayed]

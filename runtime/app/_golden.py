@@ -40,6 +40,14 @@ class Check:
         return {"turn": self.turn, "what": self.what, "status": self.status, "detail": self.detail}
 
 
+def replay_goldens(rt: Runtime, evaluations: list[AppEvaluation]) -> list[tuple[str, list[Check]]]:
+    """Each evaluation (display name, checks), replayed in a new session of its own."""
+    return [
+        (evaluation.display_name, replay_golden(rt, evaluation, f"evaluation-{number}"))
+        for number, evaluation in enumerate(evaluations, 1)
+    ]
+
+
 def replay_golden(rt: Runtime, evaluation: AppEvaluation, session: str) -> list[Check]:
     """Every expectation of the golden ``evaluation``, replayed in ``session`` of ``rt``."""
     golden = evaluation.resource.golden
