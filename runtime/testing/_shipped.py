@@ -96,7 +96,7 @@ def run_test_file(app_folder: Path, test_file: Path) -> FileReport:
             return FileReport(relative, problem=f"pytest ran past {TIMEOUT_SECONDS} s")
         if not report.is_file():
             return FileReport(relative, problem=_last_lines(done.stderr or done.stdout))
-        tests = _read_junit(report)
+        tests = _read_junit(report, test_file.stem)
     if not tests and done.returncode not in (0, 5):  # 5: no tests collected
         return FileReport(relative, problem=_last_lines(done.stdout + done.stderr))
     return FileReport(relative, tests)
@@ -110,13 +110,13 @@ def _plugin_arguments(app_folder: Path) -> list[str]:
     return arguments
 
 
-def _read_junit(report: Path) -> list[TestCase]:
+def _read_junit(report: Path, module: str) -> list[TestCase]:
+    """Each test case, named as in the file (``TestClass.test_x``, ``test_y``)."""
     tests = []
     for case in ElementTree.parse(report).getroot().iter("testcase"):
-        name = ".".join(
-            part for part in (case.get("classname", "").rsplit(".", 1)[-1], case.get("name", "")) if part
-        )
-        tests.append(_outcome(name, case))
+        classname = case.get("classname", "")
+        within = "" if classname == module else classname.removeprefix(f"{module}.")
+        tests.append(_outcome(".".join(part for part in (within, case.get("name", "")) if part), case))
     return tests
 
 
