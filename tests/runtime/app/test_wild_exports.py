@@ -40,8 +40,6 @@ EXPORTS = sorted({path.split("/")[0] for path in manifest()})
 
 NOT_YET: dict[tuple[str, str | None], str] = {
     ("bella_notte", None): "the language wall refuses eval() in slot_filling_engine, so no tool runs",
-    ("nova_horizon_bot_v2", None): "OpenAPI 3.0 `exclusiveMinimum: true` without `minimum` is refused, "
-    "so the toolset does not register (then generate_signed_url passes a body's members flat)",
 }
 """Tools that do not run yet for a cause another part of issue 30 takes (None: every tool of the export)."""
 
