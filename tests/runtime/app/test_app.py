@@ -448,6 +448,43 @@ def test_a_golden_replays_its_tool_steps_and_skips_the_models(copy: Path) -> Non
     assert failed["updatedVariables"].startswith("customer_profile: expected {")
 
 
+def test_a_golden_turn_runs_the_agents_callbacks_and_reads_state_as_ces_goldens_expect(copy: Path) -> None:
+    """Each golden turn runs the agent's before_agent callbacks first (Front Desk's greets and sets
+    ``greeted``); ``updatedVariables`` before any call reads the declared defaults; an object
+    matches when its given members do (bella_notte's goldens name a few members of a bigger
+    state); a ``toolCall`` without ``args`` of a tool that needs some is the model's to choose."""
+    from runtime.app._golden import replay_golden
+
+    golden = json.loads((copy / EVALUATION).read_text())
+    golden["golden"]["turns"].insert(
+        0,
+        {
+            "steps": [
+                {"userInput": {"text": "Hi"}},
+                {
+                    "expectation": {
+                        "updatedVariables": {"greeted": "true", "customer_profile": {"plan": "Gold"}}
+                    }
+                },
+                {"expectation": {"toolCall": {"tool": "update_customer_loyalty_points"}}},
+                {"expectation": {"updatedVariables": {"customer_profile": {"plan": "Standard"}}}},
+            ]
+        },
+    )
+    edit_json(copy / EVALUATION, golden)
+    edited = load_app(copy)
+    with app_runtime(edited) as rt:
+        checks = [
+            (c.turn, c.what, c.status)
+            for c in replay_golden(rt, edited.evaluations["add_points_golden"], "g")
+        ]
+    assert checks[:3] == [
+        (1, "updatedVariables", "passed"),
+        (1, "toolCall update_customer_loyalty_points", "skipped"),
+        (1, "updatedVariables", "failed"),
+    ]
+
+
 def test_a_resource_given_as_a_terraform_template_is_skipped_with_a_note(copy: Path) -> None:
     folder = copy / "toolsets/crm_service"
     (folder / "crm_service.yaml.tftpl").write_text(
