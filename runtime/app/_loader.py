@@ -363,6 +363,8 @@ def _problem(item: Any) -> str:
         "model_type": "CES expects an object",
         "int_type": "CES expects an integer",
         "int_parsing": "CES expects an integer",
+        "float_type": "CES expects a number",
+        "float_parsing": "CES expects a number",
         "literal_error": "",
     }.get(item["type"])
     return f"{where}: {message} ({expected})" if expected else f"{where}: {message}"

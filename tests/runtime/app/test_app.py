@@ -188,6 +188,16 @@ def test_a_malformed_agent_names_its_file_and_member(copy: Path, change: dict, m
             {"displayName": 7},
             r"add_points_golden.json: displayName: Input should be a valid string",
         ),
+        (
+            "app.json",
+            {"modelSettings": {"temperature": "hot"}},
+            r"app.json: modelSettings.temperature: .*\(CES expects a number\)",
+        ),
+        (
+            "app.json",
+            {"errorHandlingSettings": {"errorHandlingStrategy": "RETRY"}},
+            r"app.json: errorHandlingSettings.errorHandlingStrategy: Input should be .*'FALLBACK_RESPONSE'",
+        ),
     ],
 )
 def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
@@ -222,6 +232,19 @@ def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
             {"golden": {"turns": [{"steps": [{"userInputs": {"text": "hi"}}]}]}},
             "golden.turns[0].steps[0].userInputs",
             "did you mean 'userInput'?",
+        ),
+        (
+            "app.json",
+            {"languageSettings": {"defaultLanguageCode": "en", "suportedLanguageCodes": ["pt"]}},
+            "languageSettings.suportedLanguageCodes",
+            "CES's LanguageSettings (CES's import ignores it; kept as it is, `toolpen app pack` writes the "
+            "file back byte for byte); did you mean 'supportedLanguageCodes'?",
+        ),
+        (
+            "app.json",
+            {"loggingSettings": {"conversationLoggingSettings": {"disableLogging": True}}},
+            "loggingSettings.conversationLoggingSettings.disableLogging",
+            "CES's ConversationLoggingSettings",
         ),
     ],
 )
