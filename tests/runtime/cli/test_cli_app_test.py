@@ -81,11 +81,15 @@ def toolpen(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
-def tested(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedProcess[str], Path, dict[str, bytes]]:
+def tested(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], Path, dict[str, bytes]]:
     app = tmp_path_factory.mktemp("app") / "Customer_Service"
     shutil.copytree(SAMPLE, app)
     (app / CALLBACK / "test.py").write_text(SCRAPI_STYLE_TEST)
