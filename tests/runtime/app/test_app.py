@@ -348,7 +348,12 @@ def test_yaml_resources_read_like_json(copy: Path) -> None:
     )
     assert app.initial_state() == load_app(APP).initial_state()
     (copy / "app.yaml").write_text("displayName: [unclosed")
-    with pytest.raises(InvalidApp, match="app.yaml: not valid YAML"):
+    with pytest.raises(InvalidApp, match="app.yaml: not valid YAML at line 1, column 23: .*") as caught:
+        load_app(copy)
+    assert caught.value.message.endswith("(CES expects the App resource as one YAML object)")
+    (copy / "app.yaml").unlink()
+    (copy / "app.json").write_text('{"displayName": "x",\n  "rootAgent": }')
+    with pytest.raises(InvalidApp, match=r"app.json: not valid JSON at line 2, column 16: Expecting value \(CES"):
         load_app(copy)
 
 
