@@ -353,7 +353,9 @@ def test_yaml_resources_read_like_json(copy: Path) -> None:
     assert caught.value.message.endswith("(CES expects the App resource as one YAML object)")
     (copy / "app.yaml").unlink()
     (copy / "app.json").write_text('{"displayName": "x",\n  "rootAgent": }')
-    with pytest.raises(InvalidApp, match=r"app.json: not valid JSON at line 2, column 16: Expecting value \(CES"):
+    with pytest.raises(
+        InvalidApp, match=r"app.json: not valid JSON at line 2, column 16: Expecting value \(CES"
+    ):
         load_app(copy)
 
 
