@@ -6,6 +6,7 @@ import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,9 +19,9 @@ from runtime._cli.apps import (
     AllowHostOption,
     AppArgument,
     AuthOption,
-    EvalStoreOption,
     FakesOption,
     app_commands,
+    app_runtime_for,
     load_or_exit,
     replay_goldens_or_exit,
 )
@@ -45,7 +46,6 @@ def test_command(
     fakes: FakesOption = False,
     allow_host: AllowHostOption = None,
     auth: AuthOption = None,
-    store: EvalStoreOption = "memory://",
     as_json: JsonOption = False,
     walls: WallsOption = "all",
 ) -> None:
@@ -63,7 +63,8 @@ def test_command(
 
     loaded = load_or_exit(app_path)
     chosen = [loaded.evaluations[name] for name in sorted(loaded.evaluations)]
-    goldens = replay_goldens_or_exit(loaded, chosen, store, agent, fakes, allow_host, auth, walls)
+    runtime = partial(app_runtime_for, loaded, "memory://", agent, fakes, allow_host, auth, walls)
+    goldens = replay_goldens_or_exit(runtime, chosen)
     with _app_folder(app_path) as folder:
         files = shipped_test_files(folder, {path for path, _ in code_files(loaded)})
         if files:

@@ -7,6 +7,8 @@ malformed app or archive is reported as ``error: <kind>: <file>: <member>: ...``
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -90,7 +92,7 @@ def read_auth(items: list[str] | None) -> dict[str, str]:
     return secrets
 
 
-def _runtime(
+def app_runtime_for(
     loaded: App,
     store: str,
     agent: str | None,
@@ -209,7 +211,7 @@ def run_command(
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
         with (
-            _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
+            app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
             Console(stderr=True).status(f"running {tool} ...", spinner="dots"),
         ):
             result = rt.call(tool, call_args, context=call_context, session_id=session)
@@ -259,7 +261,7 @@ def turn_command(
         context = dict(script.get("context") or {})
         context["state"] = {**loaded.initial_state(), **(context.get("state") or {})}
         session_id = session or str(script.get("session") or "turn")
-        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+        with app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
             steps = play_turn(rt, {**script, "context": context}, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:
@@ -349,7 +351,8 @@ def eval_command(
         typer.echo(f"error: no evaluation named {', '.join(map(repr, unknown))} in the app", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
-    report = replay_goldens_or_exit(loaded, chosen, store, agent, fakes, allow_host, auth, walls)
+    runtime = partial(app_runtime_for, loaded, store, agent, fakes, allow_host, auth, walls)
+    report = replay_goldens_or_exit(runtime, chosen)
     failed = any(check["status"] == "failed" for item in report for check in item["checks"])
     if as_json:
         typer.echo(json.dumps({"success": not failed, "evaluations": report}, ensure_ascii=False))
@@ -363,20 +366,13 @@ def eval_command(
 
 
 def replay_goldens_or_exit(
-    loaded: App,
-    chosen: list[AppEvaluation],
-    store: str,
-    agent: str | None,
-    fakes: bool,
-    hosts: list[str] | None,
-    auth: list[str] | None,
-    walls: WallsMode,
+    make_runtime: Callable[[], Runtime], chosen: list[AppEvaluation]
 ) -> list[dict[str, Any]]:
     """``[{"name", "checks"}]`` of each chosen evaluation replayed, or exit 2 saying why it could not be."""
     from runtime.app._golden import replay_goldens
 
     try:
-        with _runtime(loaded, store, agent, fakes, hosts, auth, walls) as rt:
+        with make_runtime() as rt:
             replayed = replay_goldens(rt, chosen)
     except ToolpenError as error:
         typer.echo(f"error: {error.kind}: {error.message}", err=True)
