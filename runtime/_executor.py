@@ -95,8 +95,10 @@ class Executor:
         limits: Limits,
         hooks: dict[str, list[Hook]],
         walls: WallsMode = "all",
+        environment: dict[str, str] | None = None,
     ) -> None:
         self.registry = registry
+        self.environment = environment or None
         self.walls = walls
         self.pool = pool
         self.broker = broker
@@ -234,7 +236,8 @@ class Executor:
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
-        reply = self.pool.run(replace(call, context=snapshot, walls=self.walls), limits, answer)
+        job = replace(call, context=snapshot, walls=self.walls, environment=self.environment)
+        reply = self.pool.run(job, limits, answer)
         return within_state_limit(reply, snapshot.get("state") or {}, limits)
 
     def _answer_rpc(

@@ -99,6 +99,7 @@ class Runtime:
         allow_weak_isolation: bool = False,
         initial_state: dict[str, Any] | None = None,
         tool_execution_mode: ToolExecutionMode = "SEQUENTIAL",
+        tool_environment: dict[str, str] | None = None,
         agents: Collection[str] | None = None,
     ) -> None:
         """Raises ``IsolationUnavailable`` where the machine lacks a wall of the process sandbox,
@@ -108,8 +109,9 @@ class Runtime:
         ``state`` a call's context gives. ``tool_execution_mode`` is how several calls of one model
         response run (``call_many``, turns, the protocol adapters): an app's runtime has the app's
         (CES's default is ``PARALLEL``); ``SEQUENTIAL`` by default, so that a host's calls see
-        each other's changes unless it asks otherwise. ``agents``: the agents ``transfer_to_agent``
-        may name (an app's; None: any name)."""
+        each other's changes unless it asks otherwise. ``tool_environment`` is what tools read in
+        ``os.environ``/``os.getenv`` (strings only; none by default), each call from a fresh copy.
+        ``agents``: the agents ``transfer_to_agent`` may name (an app's; None: any name)."""
         if walls not in WALLS_MODES:
             raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
         self.walls = walls
@@ -124,7 +126,15 @@ class Runtime:
         self.broker = HttpBroker(egress or EgressPolicy())
         self.registry = Registry()
         self.hooks: dict[str, list[Hook]] = {}
-        self.executor = Executor(self.registry, self.pool, self.broker, self.limits, self.hooks, walls)
+        self.executor = Executor(
+            self.registry,
+            self.pool,
+            self.broker,
+            self.limits,
+            self.hooks,
+            walls,
+            _checked_environment(tool_environment),
+        )
         self.app_name = app_name
         self.user_id = user_id
         self.enable_fakes = enable_fakes
@@ -515,3 +525,18 @@ def _checked_timeout(timeout: float | None) -> float | None:
     if timeout is not None and not timeout > 0:
         raise InvalidArguments(f"a tool's timeout is a positive number of seconds, not {timeout!r}")
     return timeout
+
+
+def _checked_environment(environment: dict[str, str] | None) -> dict[str, str] | None:
+    """The tools' ``os.environ``: a mapping of strings to strings, as CPython's."""
+    if environment is None:
+        return None
+    if not isinstance(environment, dict) or not all(
+        type(key) is str and type(value) is str and key and "=" not in key and "\0" not in key + value
+        for key, value in environment.items()
+    ):
+        raise InvalidArguments(
+            "tool_environment maps names (no '=' or NUL) to strings, as os.environ does: "
+            f"{str(environment)[:200]!r} is not such a mapping"
+        )
+    return dict(environment)

@@ -82,6 +82,7 @@ class Call:
     walls: str | None = None  # "process": plain CPython; anything else: the language wall
     hook: dict[str, Any] | None = None  # {"parameters": [...], "values": {...}} (ces_context.HookCall)
     injected: dict[str, Any] | None = None  # parameter -> the framework context it gets (framework_context)
+    environment: dict[str, str] | None = None  # os.environ of the call (Runtime(tool_environment=...))
 
     @classmethod
     def from_dict(cls, job: dict[str, Any]) -> Call:
@@ -99,11 +100,12 @@ class Call:
             _text_or_none(job.get("walls"), "walls"),
             _object_or_none(job.get("hook"), "hook"),
             _object_or_none(job.get("injected"), "injected"),
+            _environment_or_none(job.get("environment")),
         )
 
     def encode(self) -> dict[str, Any]:
         message: dict[str, Any] = {KIND: CALL, "source": self.source, "entry": self.entry}
-        for name in ("args", "context", "limits", "walls", "hook", "injected"):
+        for name in ("args", "context", "limits", "walls", "hook", "injected", "environment"):
             value = getattr(self, name)
             if value is not None:
                 message[name] = value
@@ -264,6 +266,14 @@ def _decode_error(error: Any) -> ToolpenError:
 def _object_or_none(value: Any, name: str) -> dict[str, Any] | None:
     if value is not None and not isinstance(value, dict):
         raise ProtocolError(f"a call's {name} must be an object")
+    return value
+
+
+def _environment_or_none(value: Any) -> dict[str, str] | None:
+    if value is not None and not (
+        isinstance(value, dict) and all(type(k) is str and type(v) is str for k, v in value.items())
+    ):
+        raise ProtocolError("a call's environment must be an object of strings")
     return value
 
 

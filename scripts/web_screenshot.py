@@ -68,7 +68,7 @@ def main() -> None:
     try:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=options.chromium, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1440, "height": 1000})
+            page = browser.new_context(viewport={"width": 1440, "height": 1000}, bypass_csp=True).new_page()
             page.set_default_timeout(30_000)
             page.goto(url)
             page.wait_for_selector("#groups button.active")

@@ -19,14 +19,18 @@ if TYPE_CHECKING:
 
 session_app = typer.Typer(
     name="session",
-    help="List, show and delete stored sessions.",
+    help="List, show, delete and prune stored sessions.",
     no_args_is_help=True,
     epilog=example("toolpen session show local"),
 )
 app.add_typer(session_app, name="session")
 
 StoreOption = Annotated[
-    str, typer.Option("--store", help="Store URL: memory://, sqlite:///relative.db, sqlite:////absolute.db.")
+    str,
+    typer.Option(
+        "--store",
+        help="Store URL: memory://, sqlite:///relative.db, sqlite:////absolute.db, postgresql://..., redis://...",
+    ),
 ]
 
 
@@ -49,11 +53,13 @@ def list_sessions(
     app_name: Annotated[str | None, typer.Option("--app", help="Only this app's sessions.")] = None,
     user_id: Annotated[str | None, typer.Option("--user", help="Only this user's sessions.")] = None,
 ) -> None:
-    """List sessions, most recently updated first."""
+    """List sessions, most recently updated first, and the store's size."""
     with _opened(store_url) as store:
         summaries = store.list_sessions(app_name=app_name, user_id=user_id)
+        size = store.size()
+    footer = f"store size: {_human(size.bytes)} ({size.measured})"
     if not summaries:
-        typer.echo(f"no sessions in {display_url(store_url)}")  # never the password
+        typer.echo(f"no sessions in {display_url(store_url)}; {footer}")  # never the password
         return
     from rich.console import Console
     from rich.table import Table
@@ -63,6 +69,17 @@ def list_sessions(
         updated = datetime.fromtimestamp(summary.last_update_time).isoformat(sep=" ", timespec="seconds")
         table.add_row(summary.id, summary.app_name, summary.user_id, str(summary.event_count), updated)
     Console(width=200).print(table)
+    typer.echo(f"{len(summaries)} session(s); {footer}")
+
+
+def _human(size: int) -> str:
+    """``1536`` -> ``1.5 kB`` (powers of 1024)."""
+    value = float(size)
+    for unit in ("B", "kB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
 
 
 @session_app.command("show", epilog=example("toolpen session show local"))
@@ -81,3 +98,35 @@ def delete_session(session_id: str, store_url: StoreOption = DEFAULT_STORE_URL) 
             typer.echo(f"error: session {session_id!r} not found in {display_url(store_url)}", err=True)
             raise typer.Exit(1)
     typer.echo(f"deleted session {session_id}")
+
+
+@session_app.command(
+    "prune", epilog=example("toolpen session prune --idle 30d --store sqlite:///.toolpen/sessions.db")
+)
+def prune_sessions(
+    store_url: StoreOption = DEFAULT_STORE_URL,
+    idle: Annotated[
+        str | None,
+        typer.Option(
+            "--idle",
+            help="Delete sessions not updated for this long (90s, 15m, 12h, 30d); default: the store URL's ?idle_timeout=.",
+        ),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="List what would be deleted; delete nothing.")
+    ] = False,
+) -> None:
+    """Delete the sessions idle for longer than --idle (their state, events and call records; app and user state stay)."""
+    from runtime.store._retention import parse_duration
+
+    try:
+        seconds = parse_duration(idle, "--idle") if idle is not None else None
+    except ToolpenError as error:
+        typer.echo(f"error: {error.message}", err=True)
+        raise typer.Exit(2) from None
+    with _opened(store_url) as store:
+        pruned = store.prune(seconds, dry_run=dry_run)
+    verb = "would delete" if dry_run else "deleted"
+    typer.echo(f"{verb} {len(pruned)} idle session(s) in {display_url(store_url)}")
+    for session_id in pruned:
+        typer.echo(f"  {session_id}")

@@ -56,7 +56,8 @@ def web_command(
 ) -> None:
     """Open a playground page: edit a tool, see its diagnostics and schemas, run it or a scripted turn, watch the state.
 
-    The page needs the token in the printed URL; it binds 127.0.0.1 unless --public.
+    The page needs the token in the printed URL (its #token= part, which the browser never sends
+    to a server); it binds 127.0.0.1 unless --public.
     """
     need_extra("serve", "toolpen web")
     import uvicorn
@@ -101,8 +102,14 @@ def web_command(
         typer.echo(f"error: cannot listen on {host}:{port}: {error.strerror}", err=True)
         raise typer.Exit(2) from None
     shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{listener.getsockname()[1]}/?token={token}"
+    url = f"http://{shown}:{listener.getsockname()[1]}/#token={token}"
     typer.echo(f"toolpen web: open {url}", err=True)
+    if public and not is_loopback_host(host):
+        typer.echo(
+            "warning: --public serves plain HTTP: the token crosses the network in clear, and anyone "
+            "who has it runs code on this machine as you",
+            err=True,
+        )
     if not no_browser:
         webbrowser.open(url)
     server = uvicorn.Server(uvicorn.Config(service, log_level="warning"))

@@ -38,13 +38,24 @@ FORMATS = {
 def check_view(source: str, walls: WallsMode) -> dict[str, Any]:
     """The diagnostics of `toolpen check` and, when the tool is usable, its schema in every format."""
     from runtime._check import check_source
-    from runtime._schema import derive_spec
+    from runtime._schema import parse_tool_source, spec_from_module
     from runtime._schema.formats import lower
 
     diagnostics = [d.to_dict() for d in check_source(source, walls=walls, tool_required=False)]
-    view: dict[str, Any] = {"diagnostics": diagnostics, "schemas": {}, "parameters": None, "name": None}
+    view: dict[str, Any] = {
+        "diagnostics": diagnostics,
+        "schemas": {},
+        "parameters": None,
+        "name": None,
+        "parses": True,
+    }
     try:
-        spec = derive_spec(source)
+        module = parse_tool_source(source)
+    except InvalidSource:
+        view["parses"] = False
+        return view
+    try:
+        spec = spec_from_module(module)
     except InvalidSource:
         return view
     if spec.errors:
@@ -118,8 +129,13 @@ def create_app(config: WebConfig) -> Guard:
 
     async def save(request: Request) -> JSONResponse:
         body = await _body(request)
-        await run_in_threadpool(playground.save, str(body.get("path", "")), str(body.get("source", "")))
+        expected = None if body.get("force") or body.get("expected") is None else str(body["expected"])
+        path, source = str(body.get("path", "")), str(body.get("source", ""))
+        await run_in_threadpool(lambda: playground.save(path, source, expected=expected))
         return JSONResponse({"saved": body.get("path")})
+
+    async def cancel(request: Request) -> JSONResponse:
+        return JSONResponse({"cancelled": await run_in_threadpool(playground.cancel)})
 
     async def refused(request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, ToolpenError)
@@ -141,6 +157,7 @@ def create_app(config: WebConfig) -> Guard:
             Route("/api/timeline", timeline),
             Route("/api/reset", reset, methods=["POST"]),
             Route("/api/save", save, methods=["POST"]),
+            Route("/api/cancel", cancel, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC)),
         ],
         exception_handlers={ToolpenError: refused},

@@ -10,13 +10,16 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from runtime._egress import is_loopback_host
 from runtime._web.files import Listing, PageFile, app_listing, discover
 from runtime._web.turns import APP_NAME, Setup, app_runtime_for, turn_runtime
-from sandbox.common.errors import InvalidArguments, ToolpenError
+from sandbox.common.errors import Conflict, InvalidArguments, ToolpenError
 from sandbox.common.walls import WallsMode
 
 if TYPE_CHECKING:
@@ -42,6 +45,14 @@ class WebConfig:
     fakes: bool = False
 
 
+CANCELLED_MESSAGE = "stopped from the page (Cancel): the worker was killed and nothing was committed"
+CANCELLED: dict[str, Any] = {
+    "success": False,
+    "cancelled": True,
+    "error": {"kind": "cancelled", "message": CANCELLED_MESSAGE},
+}
+
+
 class Playground:
     def __init__(self, config: WebConfig) -> None:
         from runtime.store import open_store
@@ -58,6 +69,8 @@ class Playground:
             self.store, config.walls, config.allow_weak_isolation, app, config.agent, config.fakes
         )
         self.lock = threading.Lock()
+        self.running: tuple[Runtime, list[bool]] | None = None
+        """The runtime of the call or turn running now (``cancel`` stops it), and its flag."""
         self.session = SESSION if app is None else f"{SESSION}-{re.sub(r'[^A-Za-z0-9_-]+', '_', app.name)}"
         self.app_code: dict[str, str] = {}
         """Given an app: the code its runtime was made with (page path -> source)."""
@@ -108,7 +121,13 @@ class Playground:
             }
             about["toolsets"] = sorted(app.toolsets)
         files = [file.to_dict() for file in self.listing.files.values()]
-        return {"tools": files, "walls": self.config.walls, "app": about, "session": self.session}
+        return {
+            "tools": files,
+            "walls": self.config.walls,
+            "app": about,
+            "session": self.session,
+            "public": not is_loopback_host(self.config.host),
+        }
 
     def read(self, path: str) -> dict[str, Any]:
         """One listed file as it is now (on disk when it lives there)."""
@@ -166,16 +185,38 @@ class Playground:
                 return {**failed, "session": self.session}
             before = self.store.require_session(self.session).state
             started = time.perf_counter()
-            result = self.runtime.call(
-                tool.name, args, context=call_context(context), session_id=self.session
-            )
+            with self._cancellable(self.runtime) as cancelled:
+                result = self.runtime.call(
+                    tool.name, args, context=call_context(context), session_id=self.session
+                )
             duration = (time.perf_counter() - started) * 1000
-        return {
-            **result.to_dict(),
-            "session": self.session,
-            "state_before": before,
-            "duration_ms": round(duration, 1),
-        }
+            answer = {**result.to_dict(), "session": self.session, "state_before": before}
+            if cancelled:
+                self.runtime = self._runtime()  # the cancelled one's workers are gone
+                answer.update(CANCELLED, state=self.store.require_session(self.session).state)
+        return {**answer, "duration_ms": round(duration, 1)}
+
+    @contextmanager
+    def _cancellable(self, runtime: Runtime) -> Iterator[list[bool]]:
+        """While the block runs, ``cancel`` stops ``runtime``'s workers; the list yielded holds True
+        afterwards when it did."""
+        cancelled: list[bool] = []
+        self.running = (runtime, cancelled)
+        try:
+            yield cancelled
+        finally:
+            self.running = None
+
+    def cancel(self) -> bool:
+        """Stop the call or turn running now: its worker is killed, so nothing is committed. False
+        when nothing runs."""
+        running = self.running
+        if running is None:
+            return False
+        runtime, cancelled = running
+        cancelled.append(True)
+        runtime.pool.close()
+        return True
 
     def turn(self, text: str, path: str | None, edits: dict[str, str]) -> dict[str, Any]:
         """Play a turn script (as edited) in its session, started anew: each step and the state after."""
@@ -196,12 +237,15 @@ class Playground:
                 return {"session": session, "error": error.to_dict(), "steps": [], "notes": []}
             try:
                 self.store.delete_session(session)
-                steps = play_turn(rt, {**script, "context": context}, session)
+                with self._cancellable(rt) as cancelled:
+                    steps = play_turn(rt, {**script, "context": context}, session)
                 hooks = self._hook_files(rt, edits)
             except ToolpenError as error:
                 return {"session": session, "error": error.to_dict(), "steps": [], "notes": notes}
             finally:
                 rt.close(close_store=False)  # the store is the page's
+            if cancelled:
+                notes.append(CANCELLED_MESSAGE)
             stored = self.store.get_session(session)
         if [name for name, _ in steps] == ["before_agent_callback"] and script["calls"]:
             notes.append(
@@ -224,7 +268,7 @@ class Playground:
         for path, file in self.listing.files.items():
             try:
                 labels[edits[path] if path in edits else file.read()] = file.label
-            except (OSError, UnicodeDecodeError):
+            except (OSError, UnicodeDecodeError, InvalidArguments):
                 continue
         return {
             kind: [labels.get(hook.source, hook.entry) for hook in hooks]
@@ -242,13 +286,20 @@ class Playground:
         with self.lock:
             self.store.delete_session(session)
 
-    def save(self, path: str, source: str) -> None:
+    def save(self, path: str, source: str, *, expected: str | None = None) -> None:
+        """Write ``source`` to a listed file; with ``expected`` (the text the page's edits started
+        from), refuse (``Conflict``) when the file changed on disk since."""
         file = self._file(path)
         if file.disk is None:
             raise InvalidArguments(
                 f"{file.label} is read-only here: the app is a zip (`toolpen app unpack` it) or the code is inline"
             )
-        file.disk.write_text(source, encoding="utf-8")
+        disk = file.on_disk()
+        if expected is not None and disk.exists() and disk.read_text(encoding="utf-8") != expected:
+            raise Conflict(
+                f"{file.label} changed on disk since it was opened: overwrite it, or load the disk version"
+            )
+        disk.write_text(source, encoding="utf-8")
 
     def close(self) -> None:
         self.runtime.close(close_store=False)

@@ -5,6 +5,8 @@ SQLite URLs follow SQLAlchemy: ``sqlite:///relative/path.db`` (three slashes, re
 working directory) and ``sqlite:////absolute/path.db`` (four). PostgreSQL URLs are libpq's
 (``postgresql://user:password@host:5432/db``); Redis URLs are redis-py's
 (``redis://host:6379/0``, ``rediss://`` for TLS), plus ``?prefix=name`` for the key prefix.
+Any store URL may end in ``?idle_timeout=30d``: sessions idle that long expire
+(``runtime/store/_retention.py``).
 The stores are imported when first opened or named, so that reading ``DEFAULT_STORE_URL`` (the
 CLI does, to show its options) loads no store and the others do not load their drivers; the
 PostgreSQL and Redis drivers are the ``postgres`` and ``redis`` extras.
@@ -71,10 +73,22 @@ def display_url(url: str) -> str:
         return "<store URL>"
 
 
-def open_store(url: str = DEFAULT_STORE_URL, *, migrate: bool = False) -> Store:
+def open_store(
+    url: str = DEFAULT_STORE_URL, *, migrate: bool = False, idle_timeout: float | None = None
+) -> Store:
     """The store a URL names; raises ``InvalidArguments`` for a URL no store understands and
     ``StoreError`` for a schema of another version, unless ``migrate`` (`toolpen store
-    migrate`) upgrades an older one (``runtime/store/_migrations.py``)."""
+    migrate`) upgrades an older one (``runtime/store/_migrations.py``). ``idle_timeout``
+    (seconds; else the URL's ``?idle_timeout=``) expires sessions idle that long."""
+    from runtime.store._retention import split_idle_timeout
+
+    url, given = split_idle_timeout(url)
+    store = _open(url, migrate)
+    store.idle_timeout = idle_timeout if idle_timeout is not None else given
+    return store
+
+
+def _open(url: str, migrate: bool) -> Store:
     if url == "memory://":
         from runtime.store._memory import MemoryStore
 

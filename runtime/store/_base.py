@@ -25,6 +25,7 @@ the read methods, and may rely on receiving JSON-safe values.
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -38,6 +39,7 @@ from runtime._session import CallRecord, CallStatus, Event, Session, SessionSumm
 from runtime._state import Scope, StateDelta, encode_json
 from runtime.store import LOCK_TIMEOUT
 from runtime.store._migrations import SchemaVersion
+from runtime.store._retention import sweep_interval
 from sandbox.common.errors import Busy, InvalidArguments, NotFound, ToolpenError
 
 
@@ -124,6 +126,14 @@ def scoped_parts(
             yield state_owner(scope, app_name, user_id, session_id), part
 
 
+@dataclass(frozen=True)
+class StoreSize:
+    """How much a store takes: ``bytes`` as ``measured`` says (a file, tables, keys, JSON text)."""
+
+    bytes: int
+    measured: str
+
+
 def _require_name(value: object, what: str) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidArguments(f"{what} must be a non-empty string")
@@ -136,6 +146,11 @@ class Store(ABC):
     url: str
     schema: SchemaVersion | None = None
     """The schema version opening found and left (None for a store without a schema)."""
+    idle_timeout: float | None = None
+    """Seconds after its last update that a session expires (None: never). An expired session
+    reads as absent (and is deleted then); the store also sweeps expired sessions itself, at most
+    every ``sweep_interval``; Redis lets its keys expire by TTL. App and user state stay."""
+    _swept_at = 0.0
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -184,6 +199,7 @@ class Store(ABC):
         delta = StateDelta.from_dict({"set": state or {}}).without_temp()
         delta.check_json()
         owner = (_require_name(app_name, "app_name"), _require_name(user_id, "user_id"))
+        self._sweep_if_due()
         if not self._insert_session(session_id, *owner, delta, time.time()):
             return None
         return self.require_session(session_id, events=False)  # a new session has none
@@ -200,7 +216,13 @@ class Store(ABC):
         """
         if events:
             self.event_reads += 1
-        return self._get_session(session_id, events)
+        session = self._get_session(session_id, events)
+        if session is not None and self.idle_timeout is not None:
+            before = time.time() - self.idle_timeout
+            if session.last_update_time < before:
+                self._delete_session(session_id, idle_before=before)
+                return None
+        return session
 
     def get_events(self, session_id: str) -> list[Event]:
         """The session's events, oldest first (none for an unknown session)."""
@@ -218,12 +240,48 @@ class Store(ABC):
     def list_sessions(self, app_name: str | None = None, user_id: str | None = None) -> list[SessionSummary]:
         """Summaries of the sessions, optionally of one app and/or user, most recent first."""
 
-    @abstractmethod
     def delete_session(self, session_id: str) -> bool:
         """Delete a session, its own state, events and call records; False if it did not exist.
 
         App and user state stay: other sessions share them.
         """
+        return self._delete_session(session_id, idle_before=None)
+
+    # -- retention ------------------------------------------------------------------------
+
+    def prune(self, idle: float | None = None, *, dry_run: bool = False) -> list[str]:
+        """Delete the sessions not updated for ``idle`` seconds (default: ``idle_timeout``) and
+        return their ids; ``dry_run`` only lists them. A session updated meanwhile is kept.
+        Raises ``InvalidArguments`` when no idle time is given and the store has none."""
+        idle = self.idle_timeout if idle is None else idle
+        if idle is None or idle <= 0:
+            raise InvalidArguments(
+                "give an idle time (toolpen session prune --idle 30d), or open the store with one "
+                "(a store URL ending in ?idle_timeout=30d)"
+            )
+        before = time.time() - idle
+        idle_ids = self._idle_sessions(before)
+        if dry_run:
+            return idle_ids
+        return [session_id for session_id in idle_ids if self._delete_session(session_id, idle_before=before)]
+
+    def _sweep_if_due(self) -> None:
+        """Prune expired sessions when ``idle_timeout`` is set and the last sweep is old enough;
+        a failing sweep is logged, never the caller's failure."""
+        if self.idle_timeout is None:
+            return
+        now = time.monotonic()
+        if now - self._swept_at < sweep_interval(self.idle_timeout):
+            return
+        self._swept_at = now
+        try:
+            self.prune()
+        except ToolpenError as error:
+            logging.getLogger("toolpen.store").warning("sweeping expired sessions failed: %s", error.message)
+
+    @abstractmethod
+    def size(self) -> StoreSize:
+        """What the store takes, as its kind measures it (for ``toolpen session list``)."""
 
     # -- locking --------------------------------------------------------------------------
 
@@ -285,6 +343,7 @@ class Store(ABC):
         self._commit_call(
             FinishedCall(session_id, call_id, "succeeded", result, text, time.time(), delta, events_json)
         )
+        self._sweep_if_due()
 
     def fail_call(self, session_id: str, call_id: str, result: dict[str, Any]) -> None:
         """Store a failed call's result; the state and events do not change."""
@@ -318,6 +377,15 @@ class Store(ABC):
     @abstractmethod
     def _get_events(self, session_id: str) -> list[Event]:
         """The session's events in order."""
+
+    @abstractmethod
+    def _delete_session(self, session_id: str, idle_before: float | None) -> bool:
+        """Delete the session (with ``idle_before``: only if its last update is older); False if
+        nothing was deleted."""
+
+    @abstractmethod
+    def _idle_sessions(self, before: float) -> list[str]:
+        """The ids of the sessions last updated before ``before`` (a time.time())."""
 
     @abstractmethod
     def _insert_session(

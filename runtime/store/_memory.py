@@ -22,6 +22,7 @@ from runtime.store._base import (
     FinishedCall,
     StateOwner,
     Store,
+    StoreSize,
     already_finished,
     busy,
     never_begun,
@@ -90,17 +91,30 @@ class MemoryStore(Store):
             ]
         return sorted(summaries, key=lambda s: s.last_update_time, reverse=True)
 
-    def delete_session(self, session_id: str) -> bool:
+    def _delete_session(self, session_id: str, idle_before: float | None) -> bool:
         with self._data_lock:
-            meta = self._sessions.pop(session_id, None)
-            if meta is None:
+            meta = self._sessions.get(session_id)
+            if meta is None or (idle_before is not None and meta["last_update_time"] >= idle_before):
                 return False
+            del self._sessions[session_id]
             del self._events[session_id]
             self._states.pop((meta["app_name"], meta["user_id"], session_id), None)
             for key in [key for key in self._calls if key[0] == session_id]:
                 del self._calls[key]
                 self._results.pop(key, None)
             return True
+
+    def _idle_sessions(self, before: float) -> list[str]:
+        with self._data_lock:
+            return [sid for sid, meta in self._sessions.items() if meta["last_update_time"] < before]
+
+    def size(self) -> StoreSize:
+        """The JSON text of every state, event and call result held."""
+        with self._data_lock:
+            texts = [*self._states.values(), *self._events.values(), *self._sessions.values()]
+            total = sum(len(encode_json(value, "a value")) for value in texts)
+            total += sum(len(text) for text in self._results.values())
+        return StoreSize(total, "JSON text held in memory")
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         return self._hold(session_id, session_label(session_id), timeout)

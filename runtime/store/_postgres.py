@@ -45,6 +45,7 @@ from runtime._state import StateDelta
 from runtime.store._base import (
     LOCK_TIMEOUT,
     StateOwner,
+    StoreSize,
     busy,
     poll_lock,
     scope_label,
@@ -223,6 +224,15 @@ class PostgresStore(SqlStore):
     def close(self) -> None:
         self._pool.close()
         self._lock_pool.close()
+
+    def size(self) -> StoreSize:
+        with self._reading() as conn:
+            row = conn.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS total FROM pg_class c"
+                " WHERE c.relkind = 'r' AND c.relname LIKE 'toolpen%%'"
+                " AND c.relnamespace = current_schema()::regnamespace"
+            ).fetchone()
+        return StoreSize(int(row["total"]) if row else 0, "toolpen's tables with their indexes and TOAST")
 
     # -- what PostgreSQL does its own way -------------------------------------------------
 

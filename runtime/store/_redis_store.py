@@ -11,6 +11,10 @@ Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
     P:scope-lock:O   string  a shared scope's lock token (``lock_scopes``); O is the JSON [app, user]
     P:schema         string  the store schema version (``toolpen store migrate`` upgrades it)
 
+With an ``idle_timeout``, every write of a session sets the time to live of its keys (its hash,
+events, calls and session-scope state) to that timeout: Redis drops an idle session by itself;
+its entry in ``P:sessions`` goes at the next sweep (``prune``), and a listing skips it meanwhile.
+
 Every write is an optimistic transaction: WATCH the keys it reads, check them, then queue the
 writes in one MULTI/EXEC (run again if a watched key changed), so a commit applies whole or not
 at all. State keys are set and deleted one by one (HSET/HDEL), so ``app:`` and ``user:`` keys
@@ -45,6 +49,7 @@ from runtime.store._base import (
     FinishedCall,
     StateOwner,
     Store,
+    StoreSize,
     already_finished,
     never_begun,
     poll_lock,
@@ -187,12 +192,19 @@ class RedisStore(Store):
         ]
         return sorted(summaries, key=lambda s: s.last_update_time, reverse=True)
 
-    def delete_session(self, session_id: str) -> bool:
+    def _delete_session(self, session_id: str, idle_before: float | None) -> bool:
         meta_key = self._key("session", session_id)
 
         def delete(pipe: Pipeline) -> bool:
             owner = self._read_owner(pipe, session_id)
             if owner is None:
+                pipe.multi()
+                pipe.zrem(self._sessions_key, session_id)  # expired by TTL: its listing entry goes too
+                return False
+            if (
+                idle_before is not None
+                and float(cast(str, pipe.hget(meta_key, "last_update_time"))) >= idle_before
+            ):
                 return False
             pipe.multi()
             pipe.delete(
@@ -205,6 +217,33 @@ class RedisStore(Store):
             return True
 
         return self._transaction(delete, meta_key)
+
+    def _idle_sessions(self, before: float) -> list[str]:
+        with self._errors():
+            return cast(list[str], self._client.zrangebyscore(self._sessions_key, "-inf", f"({before!r}"))
+
+    def size(self) -> StoreSize:
+        total = 0
+        with self._errors():
+            for key in self._client.scan_iter(match=f"{self._prefix}:*", count=1000):
+                total += cast(int | None, self._client.memory_usage(key)) or 0
+        return StoreSize(total, f"MEMORY USAGE of the {self._prefix}:* keys")
+
+    def _session_keys(self, session_id: str, app_name: str, user_id: str) -> list[str]:
+        """The keys that hold one session (what its time to live applies to)."""
+        return [
+            self._key("session", session_id),
+            self._key("events", session_id),
+            self._key("calls", session_id),
+            self._state_key((app_name, user_id, session_id)),
+        ]
+
+    def _queue_expiry(self, pipe: Pipeline, session_id: str, app_name: str, user_id: str) -> None:
+        """With an ``idle_timeout``: restart the time to live of the session's keys."""
+        if self.idle_timeout is not None:
+            milliseconds = max(int(self.idle_timeout * 1000), 1)
+            for key in self._session_keys(session_id, app_name, user_id):
+                pipe.pexpire(key, milliseconds)
 
     # -- locking --------------------------------------------------------------------------
 
@@ -269,6 +308,7 @@ class RedisStore(Store):
             )
             pipe.zadd(self._sessions_key, {session_id: now})
             self._queue_delta(pipe, session_id, app_name, user_id, delta)
+            self._queue_expiry(pipe, session_id, app_name, user_id)
             return True
 
         return self._transaction(insert, meta_key)
@@ -283,8 +323,11 @@ class RedisStore(Store):
             existing = self._read_call(pipe, record.session_id, record.call_id)
             if existing is not None:
                 return existing
+            ttl = cast(int, pipe.pttl(meta_key))
             pipe.multi()
             pipe.hset(calls_key, record.call_id, record.model_dump_json())
+            if ttl > 0:  # the session expires: so does the call record it now holds
+                pipe.pexpire(calls_key, ttl)
             return None
 
         return self._transaction(begin, meta_key, calls_key)
@@ -310,6 +353,7 @@ class RedisStore(Store):
             pipe.hset(meta_key, "last_update_time", repr(now))
             pipe.zadd(self._sessions_key, {session_id: now})
             pipe.hset(self._key("calls", session_id), call.call_id, finished)
+            self._queue_expiry(pipe, session_id, app_name, user_id)
 
         self._transaction(commit, meta_key, self._key("calls", session_id), *held)
 

@@ -194,10 +194,13 @@ class SqlStore(Store):
             rows = self._run(conn, _LIST_SESSIONS, (app_name, user_id)).fetchall()
         return [SessionSummary.model_validate(dict(row)) for row in rows]
 
-    def delete_session(self, session_id: str) -> bool:
+    def _delete_session(self, session_id: str, idle_before: float | None) -> bool:
         with self._transaction() as conn:
             owners = self._run(
-                conn, "DELETE FROM toolpen_sessions WHERE id = ? RETURNING app_name, user_id", (session_id,)
+                conn,
+                "DELETE FROM toolpen_sessions WHERE id = ? AND last_update_time < coalesce(?, last_update_time + 1)"
+                " RETURNING app_name, user_id",
+                (session_id, idle_before),
             ).fetchall()
             if not owners:
                 return False
@@ -209,6 +212,13 @@ class SqlStore(Store):
             self._run(conn, "DELETE FROM toolpen_events WHERE session_id = ?", (session_id,))
             self._run(conn, "DELETE FROM toolpen_calls WHERE session_id = ?", (session_id,))
             return True
+
+    def _idle_sessions(self, before: float) -> list[str]:
+        with self._reading() as conn:
+            rows = self._run(
+                conn, "SELECT id FROM toolpen_sessions WHERE last_update_time < ?", (before,)
+            ).fetchall()
+        return [row["id"] for row in rows]
 
     def get_call(self, session_id: str, call_id: str) -> CallRecord | None:
         with self._reading() as conn:

@@ -39,6 +39,7 @@ from runtime._state import StateDelta
 from runtime.store._base import (
     LOCK_TIMEOUT,
     StateOwner,
+    StoreSize,
     poll_lock,
     scope_label,
     scope_lock_name,
@@ -191,6 +192,10 @@ class SqliteStore(SqlStore):
             for conn in self._idle:
                 conn.close()
             self._idle.clear()
+
+    def size(self) -> StoreSize:
+        files = [self.path, self.path.with_name(self.path.name + "-wal")]
+        return StoreSize(sum(f.stat().st_size for f in files if f.exists()), "the database file and its WAL")
 
     # -- what SQLite does its own way -----------------------------------------------------
 

@@ -26,6 +26,8 @@ class Limits:
     state_value_size: int = 4 * MiB  # each value a call sets in the state, as JSON
     recursion: int = 200
     open_files: int = 64
+    scratch_size: int = 8 * MiB  # bytes in the call's scratch directory (files of open, tempfile, pathlib)
+    scratch_files: int = 1000  # files and directories in it
 
     def merged(self, overrides: dict[str, Any] | None) -> Limits:
         """A copy with ``overrides`` applied; unknown names are an error."""

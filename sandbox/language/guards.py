@@ -22,7 +22,7 @@ from typing import Any
 
 from sandbox.language.classes import guarded_type
 from sandbox.language.formatting import GuardedFormat
-from sandbox.language.library_rules import CACHED_RULES, NOT_LOOKED_UP, resolve_rule
+from sandbox.language.library_rules import CACHED_RULES, NOT_LOOKED_UP, SAFE_FORMAT_METHODS, resolve_rule
 from sandbox.language.rules import (
     ALLOWED_DUNDER_METHODS,
     BLOCKED_ATTRIBUTES,
@@ -116,6 +116,8 @@ def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         owner = _owner(_lookup_classes(obj)[0], name)
         if owner is not None and is_tool_class(owner) and not issubclass(owner, str):
             return getattr(obj, name, *default)  # the tool's own method named format
+        if owner is not None and any(class_dict(owner)[name] is safe for safe in SAFE_FORMAT_METHODS):
+            return getattr(obj, name, *default)  # a library's format that walks no attribute (logging's)
     refuse(f"access to attribute {name!r} is not allowed: it leads to frames or code")
 
 

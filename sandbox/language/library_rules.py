@@ -41,8 +41,16 @@ OWN_CLASS_RULE = LibraryRule(
     attribute=lambda obj, name, default: None
 )  # a metaclass: the rule is the class's own
 CACHED_RULES: dict[type, LibraryRule | None] = {}
+SAFE_FORMAT_METHODS: set[object] = set()
+"""Library methods named ``format`` that walk no attribute by name (logging's ``Handler.format``):
+readable on the library's objects although ``format`` is on ``BLOCKED_ATTRIBUTES`` (``str.format``'s)."""
 TYPE_STAND_INS: dict[type, Any] = {}
 """What ``type(x)`` answers for library classes whose real class tool code may not call (``numpy.ndarray``)."""
+
+
+def words(text: str) -> tuple[str, ...]:
+    """The whitespace-separated names of ``text`` (a view's allowlist, written as prose is)."""
+    return tuple(text.split())
 
 
 def register_library_types(finder: LibraryRuleFinder) -> None:

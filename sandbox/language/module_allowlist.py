@@ -88,6 +88,11 @@ ALLOWED_MODULES = frozenset(
         "stringprep",
         "struct",
         "token",
+        # over the call's scratch directory and environment, in memory (scratch_fs.py): issue 31
+        "os",
+        "os.path",
+        "pathlib",
+        "tempfile",
     }
 )
 
@@ -116,11 +121,24 @@ LIBRARY_VIEWS: dict[str, str] = {
         ),
         "sandbox.language.protobuf_view",
     ),
+    # the standard library's modules whose view is a module of its own
+    "logging": "sandbox.language.logging_view",
+    "subprocess": "sandbox.language.subprocess_view",
 }
-"""Views of third-party libraries (the ``ces`` extra), each built by a module of its own, when installed."""
+"""Views built by a module of their own: third-party libraries (the ``ces`` extra), when installed,
+and the standard library's ``logging`` (into the call's log) and ``subprocess`` (no process starts)."""
+SCRATCH_VIEWS: dict[str, str] = {
+    "os": "sandbox.language.os_view",
+    "os.path": "sandbox.language.os_view",
+    "pathlib": "sandbox.language.pathlib_view",
+    "tempfile": "sandbox.language.tempfile_view",
+}
+"""Views of the standard library's file modules over the call's scratch directory, built by toolpen."""
 LIBRARY_REQUIREMENTS = {
     "sandbox.language.numpy_view": ("numpy", "cffi"),  # cffi: the gate on numpy's buffers (bufferless.py)
     "sandbox.language.protobuf_view": ("google.protobuf",),
+    "sandbox.language.logging_view": ("logging",),
+    "sandbox.language.subprocess_view": ("subprocess",),
 }
 ALLOWED_MODULES = ALLOWED_MODULES | {
     name for name, builder in LIBRARY_VIEWS.items() if all(map(_installed, LIBRARY_REQUIREMENTS[builder]))

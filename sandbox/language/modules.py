@@ -24,10 +24,11 @@ from sandbox.language.module_allowlist import (
     LEFT_OUT,
     LIBRARY_VIEWS,
     REPLACED,
+    SCRATCH_VIEWS,
     UNSHAREABLE_KINDS,
 )
 from sandbox.language.pydantic_loader import load_pydantic
-from sandbox.language.refused_modules import refusal_reason
+from sandbox.language.refused_modules import REASONS, refusal_reason
 from sandbox.language.rules import refuse, violation
 
 
@@ -99,6 +100,8 @@ def module_view(name: str) -> ModuleView:
 
 
 def _public_members(name: str) -> dict[str, Any]:
+    if name in SCRATCH_VIEWS:
+        return dict(importlib.import_module(SCRATCH_VIEWS[name]).members(name))
     if name in LIBRARY_VIEWS:
         if name not in sys.modules and imports_checked():  # its code would fail the checks
             refuse(
@@ -195,8 +198,10 @@ def missing_member(module: str, member: str) -> str:
 def _has_member(module: str, member: str) -> bool:
     """Whether ``module`` has ``member``, read from its namespace and ``__all__``: never through a
     module ``__getattr__``, which imports submodules (numpy's ``testing``, pydantic's deprecated names)."""
-    if member in LEFT_OUT.get(module, {}):
+    if member in LEFT_OUT.get(module, {}) or f"{module}.{member}" in REASONS:  # a refused submodule
         return True
+    if module in SCRATCH_VIEWS:  # the real module may not be loaded (tempfile): its builder says
+        return importlib.import_module(SCRATCH_VIEWS[module]).left_out(module, member) is not None
     namespace = vars(importlib.import_module(module))
     return member in namespace or member in namespace.get("__all__", ())
 
@@ -209,8 +214,11 @@ def left_out_reason(module: str, member: str) -> str | None:
     if member in object.__getattribute__(view, "_members") or not _has_member(module, member):
         return None
     reason = LEFT_OUT.get(module, {}).get(member)
-    if reason is None and module in LIBRARY_VIEWS:
-        reason = importlib.import_module(LIBRARY_VIEWS[module]).left_out(module, member)
+    if reason is None and f"{module}.{member}" in REASONS:  # a submodule the wall refuses (logging.config)
+        reason = refusal_reason(f"{module}.{member}")
+    builder = SCRATCH_VIEWS.get(module) or LIBRARY_VIEWS.get(module)
+    if reason is None and builder:
+        reason = importlib.import_module(builder).left_out(module, member)
     if reason is None:
         offered = dir(view)
         if len(offered) <= 12:

@@ -11,7 +11,8 @@ from typing import Any
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
 
 from sandbox.common.errors import PolicyViolation
-from sandbox.language import arming, guards, pydantic_loader, streams
+from sandbox.common.limits import Limits
+from sandbox.language import arming, guards, pydantic_loader, scratch, streams
 from sandbox.language.annotations import install_forward_ref_hook
 from sandbox.language.array_interface import close_array_interface
 from sandbox.language.classes import GuardedType, guarded_build_class
@@ -19,6 +20,7 @@ from sandbox.language.copy_protocol import close_copied_specials, close_copy_rec
 from sandbox.language.enum_wall import install_enum_hook
 from sandbox.language.modules import import_view
 from sandbox.language.rules import TOOL_MODULE_NAME
+from sandbox.language.scratch_files import open_file
 
 _PLAIN_BUILTINS = [
     "None",
@@ -99,12 +101,13 @@ _GUARDED_BUILTINS: dict[str, Any] = {
     "vars": guards.guarded_vars,
     "__import__": import_view,
     "__build_class__": guarded_build_class,
+    "open": open_file,  # files of the call's scratch directory (scratch_fs.py), never the real ones
 }
 SAFE_BUILTINS: types.MappingProxyType[str, Any] = types.MappingProxyType(
     {name: getattr(builtins, name) for name in (*_PLAIN_BUILTINS, *_EXCEPTIONS)} | _GUARDED_BUILTINS
 )
 """Every builtin tool code sees. Absent on purpose: eval, exec, compile, open, globals, locals,
-input, breakpoint, help, exit/quit, and KeyboardInterrupt, SystemExit, GeneratorExit."""
+input, breakpoint, help, exit/quit, the real open (``open`` is the scratch directory's), and KeyboardInterrupt, SystemExit, GeneratorExit."""
 
 _SHARED_BUILTINS = dict(SAFE_BUILTINS)
 """The builtins of a single-use worker's calls, built once, in the zygote. A copy per call would
@@ -188,13 +191,26 @@ class _Printer:
         return self._output.text
 
 
+def tool_file(entry: str) -> str:
+    """``__file__`` of a tool whose entry function is ``entry``: a file named like the tool, in the
+    working directory (inferred: CES documents no ``__file__``; a tool's name is its function's)."""
+    return f"{entry}.py"
+
+
 def build_globals(
-    *, injected: dict[str, object], output: OutputCapture, single_use: bool = False
+    *,
+    injected: dict[str, object],
+    output: OutputCapture,
+    single_use: bool = False,
+    entry: str = "tool",
+    limits: Limits | None = None,
+    environment: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Fresh globals for one run: safe builtins, guards, module-view imports, ``print`` into ``output``.
 
     ``single_use``: the process exits after this run, which then takes the builtins dict built in
-    the zygote rather than a copy.
+    the zygote rather than a copy. ``entry`` names the tool's file (``__file__``, ``tool_file``);
+    ``limits``: the call's, for its scratch directory; ``environment``: its ``os.environ``.
 
     The globals are those of a module registered as ``sys.modules["toolpen_tool"]`` so that
     pydantic and ``typing.get_type_hints`` resolve the tool's annotations in the tool's own
@@ -207,9 +223,11 @@ def build_globals(
     namespace = vars(module)
     printer = _Printer(output)
     streams.route(output)  # the sys view's stdout and stderr
+    scratch.start_call(limits or Limits(), environment)  # an empty scratch directory, the host's environment
     namespace.update(_GUARDS)
     namespace["__builtins__"] = _SHARED_BUILTINS if single_use else dict(SAFE_BUILTINS)
     namespace["_print_"] = lambda _getattr=None: printer
+    namespace["__file__"] = tool_file(entry)
     namespace.update(injected)
     sys.modules[TOOL_MODULE_NAME] = module
     return namespace

@@ -36,7 +36,7 @@ from typing import Any
 from sandbox.language import bufferless
 from sandbox.language.arming import on_arming
 from sandbox.language.guards import guarded_getattr
-from sandbox.language.library_rules import TYPE_STAND_INS, LibraryRule, register_library_types
+from sandbox.language.library_rules import TYPE_STAND_INS, LibraryRule, register_library_types, words
 from sandbox.language.rules import refuse, violation
 from sandbox.process.plain import ONE_THREAD
 
@@ -44,12 +44,6 @@ for _key, _value in ONE_THREAD.items():  # numpy's BLAS would start threads when
     os.environ.setdefault(_key, _value)
 
 import numpy as np  # noqa: E402 - after the thread settings
-
-
-def words(text: str) -> tuple[str, ...]:
-    """The whitespace-separated names of ``text``."""
-    return tuple(text.split())
-
 
 _CHECKED_FUNCTIONS = words(
     """

@@ -39,8 +39,9 @@ RefusedImport = tuple[int, int, str, bool]
 _CATCHES_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 _NAMED_ACCESS = frozenset({"getattr", "setattr", "delattr"})
-READABLE_NAMES = frozenset({"__name__", "__doc__"})
-"""Special global names tool code may read (``if __name__ == "__main__":`` is False, as on import)."""
+READABLE_NAMES = frozenset({"__name__", "__doc__", "__file__"})
+"""Special global names tool code may read (``if __name__ == "__main__":`` is False, as on import;
+``__file__`` is a string naming the tool's file, ``namespace.tool_file``)."""
 CLASS_BODY_NAMES = frozenset({"__slots__"})
 """Special names a class body may assign."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 INTERNALS = "it leads to the interpreter's internals (frames, code objects, the real builtins, raw memory)"
 PROCESS = "it starts processes or threads, or changes the whole process (signals, limits, terminal, locale)"
 NETWORK = "it opens network connections or servers"
-FILES = "it reads or writes files by name, and a tool has no files of its own"
+FILES = "it reads or writes files outside what the scratch directory offers (open, os, pathlib, tempfile)"
 NO_INSTEAD = "run the tool with --walls process (plain CPython behind the process wall)"
 
 _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -76,8 +76,6 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         PROCESS,
         NO_INSTEAD,
         (
-            "os",
-            "subprocess",
             "multiprocessing",
             "concurrent",
             "signal",
@@ -135,10 +133,8 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         FILES,
-        "io.StringIO / io.BytesIO; gzip.compress; json, csv and tomllib on strings",
+        "open, pathlib and tempfile in the call's scratch directory; io.StringIO / io.BytesIO; json, csv on strings",
         (
-            "pathlib",
-            "tempfile",
             "shutil",
             "glob",
             "filecmp",
@@ -177,17 +173,28 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "posixpath",
             "ntpath",
             "nturl2path",
-            "logging",
             "xml.dom",
             "xml.sax",
             "xml.parsers",
         ),
     ),
 )
+_LOGGING_SUBMODULES = (
+    (
+        "logging.config",
+        "dictConfig and fileConfig import and call any name their configuration names",
+        "logging.basicConfig, or getLogger(...).addHandler / setLevel",
+    ),
+    (
+        "logging.handlers",
+        "its handlers write files and open sockets, processes and queues",
+        "logging.StreamHandler (the call's log) or a Handler subclass of your own",
+    ),
+)
 REASONS: dict[str, tuple[str, str]] = {
     name: (why, instead) for why, instead, names in _GROUPS for name in names
-}
-"""Top-level module -> (why the wall refuses it, what to use instead)."""
+} | {name: (why, instead) for name, why, instead in _LOGGING_SUBMODULES}
+"""Module (top-level, or a submodule of an allowed one) -> (why the wall refuses it, what to use instead)."""
 
 
 def refusal_reason(name: str) -> str:

@@ -21,7 +21,7 @@ from sandbox.common.errors import InvalidSource, PolicyViolation
 from sandbox.common.parsing import parse_source
 from sandbox.language import streams
 from sandbox.language.compiler import TOOL_FILENAME, compile_tree
-from sandbox.language.namespace import OutputCapture
+from sandbox.language.namespace import OutputCapture, tool_file
 from sandbox.language.rules import PLAIN_MODULE_NAME
 
 
@@ -42,8 +42,17 @@ ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 BLAS, which start a thread pool when imported, are told to use the calling thread only."""
 
 
-def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict[str, Any]:
-    """Fresh module globals: the real builtins, ``print`` into ``output``, and the injected names."""
+def plain_globals(
+    *,
+    injected: dict[str, object],
+    output: OutputCapture,
+    entry: str = "tool",
+    environment: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Fresh module globals: the real builtins, ``print`` into ``output``, ``__file__`` named like
+    the tool (``namespace.tool_file``), and the injected names; ``environment`` joins ``os.environ``
+    (the host's configured values)."""
+    os.environ.update(environment or {})
     for key, value in ONE_THREAD.items():
         os.environ.setdefault(key, value)
     _reseed_numpy()
@@ -56,6 +65,7 @@ def plain_globals(*, injected: dict[str, object], output: OutputCapture) -> dict
     sys.stdout, sys.stderr = streams.STDOUT, streams.STDERR
     namespace["__builtins__"] = builtins
     namespace["print"] = _printer(output)
+    namespace["__file__"] = tool_file(entry)
     namespace.update(injected)
     sys.modules[PLAIN_MODULE_NAME] = module  # pydantic resolves the tool's annotations here
     return namespace

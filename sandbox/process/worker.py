@@ -22,6 +22,7 @@ import datetime
 import enum
 import inspect
 import json
+import linecache
 import os
 import socket
 import sys
@@ -208,12 +209,23 @@ def _call_entry(
     walls = job.walls
     arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
     code = compile_for(job.source, walls)
+    show_source(job.source)
     model_classes = job.hook is not None or uses_model_classes(job.source)
     injected = ces_globals(context, rpc, start, model_classes=model_classes)
     if walls == "process":
-        namespace = plain_globals(injected=injected, output=output)
+        namespace = plain_globals(
+            injected=injected, output=output, entry=job.entry, environment=job.environment
+        )
     else:
-        namespace = build_globals(injected=injected, output=output, single_use=single_use)
+        limits = Limits(**(job.limits or {}))
+        namespace = build_globals(
+            injected=injected,
+            output=output,
+            single_use=single_use,
+            entry=job.entry,
+            limits=limits,
+            environment=job.environment,
+        )
     exec(code, namespace)
     entry = job.entry
     function = namespace.get(entry)
@@ -235,6 +247,11 @@ def _call_entry(
     if call is not None and written_back is not None:
         written_back.update(call.changed())
     return result
+
+
+def show_source(source: str) -> None:
+    """Let tracebacks the tool formats (``logger.exception``, ``stack_info``) show its source lines, as CPython's do."""
+    linecache.cache[TOOL_FILENAME] = (len(source), None, source.splitlines(keepends=True), TOOL_FILENAME)
 
 
 _STARRED = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS

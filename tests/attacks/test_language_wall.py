@@ -177,7 +177,8 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
     ("eval", "def tool():\n    return eval('1')\n", PolicyViolation),
     ("exec", "def tool():\n    exec('x = 1')\n", PolicyViolation),
     ("compile", "def tool():\n    return compile('1', 'x', 'eval')\n", NameError),
-    ("open", f"def tool():\n    open('{SENTINEL}', 'w')\n", NameError),
+    # open is the scratch directory's: nothing outside it can be written
+    ("open-outside-scratch", "def tool():\n    open('/etc/toolpen-attack-sentinel', 'w')\n", PermissionError),
     ("type-three-args", "def tool():\n    return type('X', (), {'__getattr__': 1})\n", PolicyViolation),
     ("type-of-class", "def tool():\n    return type(int)('X', (), {})\n", PolicyViolation),
     (
@@ -340,8 +341,7 @@ ATTACKS: list[tuple[str, str, type[BaseException]]] = [
 ] + [
     (f"import-{name}", f"import {name}\ndef tool():\n    return {name}\n", PolicyViolation)
     for name in (
-        "os",
-        "subprocess",
+        "shutil",
         "importlib",
         "builtins",
         "ctypes",

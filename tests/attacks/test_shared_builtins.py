@@ -22,8 +22,8 @@ from sandbox.common.limits import Limits
 from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
 
-REAL_NAMES = ("eval", "exec", "open", "compile", "globals", "locals", "input", "help")
-"""Real builtins that tool code must not resolve."""
+REAL_NAMES = ("eval", "exec", "compile", "globals", "locals", "input", "help")
+"""Real builtins that tool code must not resolve (``open`` is the scratch directory's: tests/attacks/test_scratch_files.py)."""
 
 # (id, tool source defining ``tool()``): each reaches for the builtins dict a single-use call shares
 REACH = [
@@ -162,7 +162,7 @@ def witness() -> dict:
     return {
         "prepared": preparation != 0,
         "shared_is_safe": shared == dict(namespace.SAFE_BUILTINS) and shared["__import__"] is modules.import_view
-        and shared["type"] is classes.GuardedType and "eval" not in shared and "open" not in shared,
+        and shared["type"] is classes.GuardedType and "eval" not in shared and shared["open"] is not open,
         "preparation": worker.decode(worker.PREPARATION_FRAME) == worker.PREPARATION,
         "limits": limits,
     }

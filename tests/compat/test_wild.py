@@ -48,28 +48,11 @@ JUSTIFIED: dict[tuple[str, str], str] = {
     },
 }
 
-_LOGGING = "stdlib under the language wall (i31-stdlib): import logging refused"
 _FRAMEWORK_IMPORT = (
     "framework module refused under the language wall: google.adk.tools, agents, mcp.server.fastmcp,"
     " mcp.types, langchain_core.runnables (views of the injected kinds and mcp.types not done)"
 )
 PENDING: dict[tuple[str, str], str] = {
-    **{
-        (name, "all"): _LOGGING
-        for name in (
-            "access_cart_information.py",
-            "approve_discount.py",
-            "check_product_availability.py",
-            "generate_qr_code.py",
-            "get_available_planting_times.py",
-            "get_product_recommendations.py",
-            "modify_cart.py",
-            "send_call_companion_link.py",
-            "send_care_instructions.py",
-            "sync_ask_for_approval.py",
-            "update_salesforce_crm.py",
-        )
-    },
     **{
         (name, "all"): _FRAMEWORK_IMPORT
         for name in (
@@ -113,8 +96,6 @@ PENDING: dict[tuple[str, str], str] = {
         )
     },
     ("analyze_codebase.py", "all"): "stdlib under the language wall (i31-stdlib): import glob refused",
-    ("read_config.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
-    ("save_blog_post_to_file.py", "all"): "stdlib under the language wall (i31-stdlib): open() undefined",
     ("save_blog_post_to_file.py", "process"): "stdlib (i31-stdlib): no writable per-call scratch directory",
     **{
         (

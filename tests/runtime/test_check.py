@@ -50,7 +50,7 @@ PROCESS_WALL = (
 def test_all_kinds_of_findings_together_and_sorted() -> None:
     source = (
         "import json\n"
-        "import os\n"
+        "import subprocess\n"
         "def BadName(a: int, b):\n"
         '    """Do it.\n'
         "\n"
@@ -67,7 +67,7 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
         2,
         "error",
         "policy",
-        f'import of module "os" is not allowed: {refusal_reason("os")}; tools may import: {ALLOWED} {PROCESS_WALL}'
+        f'import of module "subprocess" is not allowed: {refusal_reason("subprocess")}; tools may import: {ALLOWED} {PROCESS_WALL}'
         + UNGUARDED_NOTE,
     ) in found
     assert any(
@@ -85,6 +85,6 @@ def test_all_kinds_of_findings_together_and_sorted() -> None:
 
 
 def test_walls_process_leaves_out_the_language_walls_findings() -> None:
-    source = 'import os\n\n\ndef where() -> str:\n    """Where the worker runs."""\n    return os.getcwd()\n'
+    source = 'import socket\n\n\ndef where() -> str:\n    """Where the worker runs."""\n    return socket.gethostname()\n'
     assert [d.code for d in check_source(source)] == ["policy"]
     assert check_source(source, walls="process") == []

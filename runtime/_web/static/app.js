@@ -1,5 +1,14 @@
-// toolpen web: the playground page. Plain JS, no build step; every request rides on the token cookie.
+// toolpen web: the playground page. Plain JS, no build step. The token comes in the URL's fragment
+// (never sent to a server), is kept in this origin's sessionStorage and rides on every API request.
 "use strict";
+
+const TOKEN_KEY = "toolpen-web-token";
+(() => {
+  const given = new URLSearchParams(location.hash.slice(1)).get("token")
+    || new URLSearchParams(location.search).get("token");
+  if (given) sessionStorage.setItem(TOKEN_KEY, given);
+  if (location.hash || location.search) history.replaceState(null, "", location.pathname);
+})();
 
 const $ = (id) => document.getElementById(id);
 const NEW_TURN = "(new turn)";
@@ -9,14 +18,17 @@ const state = {
   kind: "tool",
   loaded: {},       // path -> the text last read from (or saved to) disk
   buffers: {},      // path -> the editor's text (differs from loaded[path] when edited)
-  view: null, failedLine: null, timer: null, session: null, app: null,
+  base: {},         // path -> the disk text the edits started from (a save refuses if the disk moved on)
+  values: {},       // tool path -> the arguments typed in the form, by parameter name
+  view: null, failedLine: null, timer: null, session: null, app: null, busy: false,
 };
 
 async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  const headers = { "X-Toolpen-Token": sessionStorage.getItem(TOKEN_KEY) || "" };
+  const options = body === undefined ? { headers } : {
+    method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
-  const response = await fetch(path, { credentials: "same-origin", ...options });
+  const response = await fetch(path, { credentials: "omit", ...options });
   const data = await response.json();
   if (!response.ok) throw new Error(data.error ? `${data.error.kind}: ${data.error.message}` : response.statusText);
   return data;
@@ -106,12 +118,24 @@ async function refresh() {
     li.className = d.level;
     li.dataset.line = d.line;
     li.textContent = `line ${d.line}:${d.col}: ${d.level}: ${d.message}`;
+    li.title = "go to the line";
+    li.addEventListener("click", () => goToLine(d.line, d.col));
     list.append(li);
   }
   if (!view.diagnostics.length) list.innerHTML = "<li>no problems</li>";
   renderSchema();
   if (state.kind === "tool") renderForm(view.parameters);
   renderEditor();
+}
+
+function goToLine(line, col = 1) {
+  const text = $("source");
+  const lines = text.value.split("\n");
+  const offset = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0) + Math.max(col - 1, 0);
+  text.focus();
+  text.setSelectionRange(offset, offset);
+  text.scrollTop = Math.max((line - 5) * 20, 0);
+  syncScroll();
 }
 
 function refreshTurn(source) {
@@ -163,99 +187,208 @@ function markDirty() {
 function renderSchema() {
   const schemas = state.view ? state.view.schemas : {};
   let key = $("format").value;
-  $("strict").disabled = key !== "responses";
+  $("strict-label").hidden = key !== "responses";
   if (key === "responses" && $("strict").checked) key = "responses_strict";
   const schema = schemas[key];
   $("schema").textContent = schema ? JSON.stringify(schema, null, 2) : "(no schema: fix the errors above)";
 }
 
-// -- the arguments form ------------------------------------------------------------------------
-function fieldType(schema) {
-  if (schema.enum) return "enum";
-  let type = schema.type;
-  if (!type && schema.anyOf) {
-    const kinds = schema.anyOf.map((s) => s.type).filter((t) => t && t !== "null");
-    if (kinds.length === 1 && !schema.anyOf.some((s) => s.enum || s.$ref)) type = kinds[0];
+// -- the arguments form: one field per parameter, sub-forms for objects and arrays ---------------
+// The values typed are kept per tool file and parameter name (state.values), so a re-render after an
+// edit, or a source that does not parse for a while, never loses them.
+function resolveSchema(schema, defs) {
+  let resolved = schema || {};
+  for (let depth = 0; resolved.$ref && depth < 20; depth++) resolved = defs[resolved.$ref.split("/").pop()] || {};
+  if (resolved.anyOf) {
+    const options = resolved.anyOf.filter((option) => option.type !== "null");
+    if (options.length === 1) {
+      const rest = Object.fromEntries(Object.entries(resolved).filter(([key]) => key !== "anyOf"));
+      return { ...resolveSchema(options[0], defs), ...rest, nullable: true };
+    }
   }
-  return ["string", "number", "integer", "boolean"].includes(type) ? type : "json";
+  return resolved;
+}
+
+function fieldKind(schema) {
+  if (schema.enum) return "enum";
+  if (schema.type === "object" && schema.properties) return "object";
+  if (schema.type === "array" && schema.items) return "array";
+  return ["string", "number", "integer", "boolean"].includes(schema.type) ? schema.type : "json";
+}
+
+function fieldHint(schema, kind) {
+  let types = schema.type || (schema.anyOf || []).map((s) => s.type || "object").join(" or ");
+  if (kind === "enum") types = `one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}`;
+  return [schema.description, types, kind === "json" ? "(JSON)" : ""].filter(Boolean).join(" · ");
+}
+
+function labelFor(name, isRequired) {
+  const label = document.createElement(name ? "label" : "div");
+  if (name) label.append(`${name} `);
+  if (name && isRequired) label.insertAdjacentHTML("beforeend", '<span class="req">*</span> ');
+  return label;
+}
+
+function scalarInput(schema, kind, isRequired) {
+  let input;
+  if (kind === "enum") {
+    input = document.createElement("select");
+    if (!isRequired) input.append(new Option("(not given)", ""));
+    for (const value of schema.enum) input.append(new Option(String(value), JSON.stringify(value)));
+  } else if (kind === "boolean") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+  } else if (kind === "json") {
+    input = document.createElement("textarea");
+    input.className = "json";
+    input.placeholder = "JSON";
+  } else {
+    input = document.createElement("input");
+    input.type = kind === "string" ? "text" : "number";
+    if (kind === "integer") input.step = "1";
+    else if (kind === "number") input.step = "any";
+    if (schema.minimum !== undefined) input.min = schema.minimum;
+    if (schema.maximum !== undefined) input.max = schema.maximum;
+    if (schema.minLength !== undefined) input.minLength = schema.minLength;
+    if (schema.maxLength !== undefined) input.maxLength = schema.maxLength;
+    if (schema.pattern) input.pattern = schema.pattern;
+  }
+  input.required = isRequired && kind !== "boolean";
+  input.classList.add("value");
+  return input;
+}
+
+function buildField(name, rawSchema, isRequired, value, defs) {
+  const schema = resolveSchema(rawSchema, defs);
+  const kind = fieldKind(schema);
+  const wrap = document.createElement("div");
+  wrap.className = `field ${kind}`;
+  wrap.dataset.name = name;
+  wrap.dataset.kind = kind;
+  wrap.dataset.required = isRequired ? "1" : "";
+  const given = value !== undefined ? value : schema.default;
+  if (kind === "object" || kind === "array") {
+    const box = document.createElement("fieldset");
+    const legend = document.createElement("legend");
+    legend.append(labelFor(name || "item", isRequired));
+    box.append(legend);
+    if (kind === "object") {
+      const required = new Set(schema.required || []);
+      const values = given && typeof given === "object" ? given : {};
+      for (const [sub, subSchema] of Object.entries(schema.properties)) {
+        box.append(buildField(sub, subSchema, required.has(sub), values[sub], defs));
+      }
+    } else {
+      const items = document.createElement("div");
+      items.className = "items";
+      for (const item of Array.isArray(given) ? given : []) items.append(arrayItem(schema.items, item, defs));
+      const add = document.createElement("button");
+      add.type = "button";
+      add.className = "add-item";
+      add.textContent = `+ add ${name || "item"}`;
+      add.addEventListener("click", () => { items.append(arrayItem(schema.items, undefined, defs)); keepValues(); });
+      box.append(items, add);
+    }
+    wrap.append(box);
+  } else {
+    const label = labelFor(name, isRequired);
+    const input = scalarInput(schema, kind, isRequired);
+    if (name) input.name = name;
+    if (given !== undefined) setField(input, kind, given);
+    label.append(input);
+    wrap.append(label);
+  }
+  const hint = fieldHint(schema, kind);
+  if (hint) wrap.insertAdjacentHTML("beforeend", `<small>${escapeHtml(hint)}</small>`);
+  return wrap;
+}
+
+function arrayItem(itemSchema, value, defs) {
+  const row = document.createElement("div");
+  row.className = "item";
+  row.append(buildField("", itemSchema, true, value, defs));
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "remove-item";
+  remove.textContent = "remove";
+  remove.addEventListener("click", () => { row.remove(); keepValues(); });
+  row.append(remove);
+  return row;
 }
 
 function renderForm(parameters) {
   const form = $("form");
-  const previous = formArgs(true);
+  $("form-note").hidden = Boolean(parameters) || !form.children.length;
+  if (!parameters) return;  // the code does not parse: the form stays as it is, with its values
+  const values = state.values[state.path] || {};
   form.replaceChildren();
   state.parameters = parameters;
-  if (!parameters) return;
   const required = new Set(parameters.required || []);
   const fields = Object.entries(parameters.properties || {});
   if (!fields.length) form.innerHTML = "<p class='hint'>This tool takes no arguments.</p>";
   for (const [name, schema] of fields) {
-    const kind = fieldType(schema);
-    const wrap = document.createElement("div");
-    wrap.className = "field";
-    const label = document.createElement("label");
-    label.append(`${name} `);
-    if (required.has(name)) label.insertAdjacentHTML("beforeend", '<span class="req">*</span> ');
-    let input;
-    if (kind === "enum") {
-      input = document.createElement("select");
-      if (!required.has(name)) input.append(new Option("(not given)", ""));
-      for (const value of schema.enum) input.append(new Option(String(value), JSON.stringify(value)));
-    } else if (kind === "boolean") {
-      input = document.createElement("input");
-      input.type = "checkbox";
-    } else if (kind === "json") {
-      input = document.createElement("textarea");
-      input.className = "json";
-      input.placeholder = "JSON";
-    } else {
-      input = document.createElement("input");
-      input.type = kind === "string" ? "text" : "number";
-      if (kind === "integer") input.step = "1";
-    }
-    input.name = name;
-    input.dataset.kind = kind;
-    const value = name in previous ? previous[name] : schema.default;
-    if (value !== undefined) setField(input, kind, value);
-    label.append(input);
-    wrap.append(label);
-    const types = schema.type || (schema.anyOf || []).map((s) => s.type || "object").join(" or ");
-    const hint = [schema.description, types, kind === "json" ? "(JSON)" : ""];
-    wrap.insertAdjacentHTML("beforeend", `<small>${escapeHtml(hint.filter(Boolean).join(" · "))}</small>`);
-    form.append(wrap);
+    form.append(buildField(name, schema, required.has(name), values[name], parameters.$defs || {}));
   }
 }
 
 function setField(input, kind, value) {
   if (kind === "boolean") input.checked = Boolean(value);
-  else if (kind === "enum") input.value = JSON.stringify(value);
-  else if (kind === "json") input.value = JSON.stringify(value);
+  else if (kind === "enum" || kind === "json") input.value = JSON.stringify(value);
   else input.value = value === null ? "" : String(value);
+}
+
+// [given, value] of one field; a field left empty is not given (an object whose fields are all empty too)
+function fieldValue(wrap, lenient) {
+  const kind = wrap.dataset.kind, name = wrap.dataset.name || "item";
+  if (kind === "object") {
+    const value = {};
+    for (const child of wrap.querySelectorAll(":scope > fieldset > .field")) {
+      const [given, sub] = fieldValue(child, lenient);
+      if (given) value[child.dataset.name] = sub;
+    }
+    return [Object.keys(value).length > 0 || wrap.dataset.required === "1", value];
+  }
+  if (kind === "array") {
+    const rows = wrap.querySelectorAll(":scope > fieldset > .items > .item > .field");
+    const value = [...rows].map((row) => fieldValue(row, lenient)[1]);
+    return [value.length > 0, value];
+  }
+  const input = wrap.querySelector(".value");
+  if (kind === "boolean") return [true, input.checked];
+  if (input.value === "") return [false, undefined];
+  if (kind === "number" || kind === "integer") return [true, Number(input.value)];
+  if (kind !== "enum" && kind !== "json") return [true, input.value];
+  try {
+    return [true, JSON.parse(input.value)];
+  } catch (error) {
+    if (lenient) return [false, undefined];
+    throw new Error(`${name}: not valid JSON`);
+  }
 }
 
 function formArgs(lenient = false) {
   const args = {};
-  for (const input of $("form").querySelectorAll("[name]")) {
-    const kind = input.dataset.kind;
-    if (kind === "boolean") { args[input.name] = input.checked; continue; }
-    if (input.value === "") continue;
-    try {
-      if (kind === "enum" || kind === "json") args[input.name] = JSON.parse(input.value);
-      else if (kind === "number" || kind === "integer") args[input.name] = Number(input.value);
-      else args[input.name] = input.value;
-    } catch (error) {
-      if (!lenient) throw new Error(`${input.name}: not valid JSON`);
-    }
+  for (const wrap of $("form").querySelectorAll(":scope > .field")) {
+    const [given, value] = fieldValue(wrap, lenient);
+    if (given) args[wrap.dataset.name] = value;
   }
   return args;
 }
 
+function keepValues() {
+  if (state.kind === "tool" && state.path) state.values[state.path] = formArgs(true);
+}
+
 function currentArgs() {
-  return $("raw-toggle").checked ? JSON.parse($("raw-args").value || "{}") : formArgs();
+  if ($("raw-toggle").checked) return JSON.parse($("raw-args").value || "{}");
+  if (!$("form").reportValidity()) throw new Error("some arguments do not fit the schema (see the form)");
+  return formArgs();
 }
 
 // -- run, diff, timeline -----------------------------------------------------------------------
 async function run() {
+  if (state.busy) return;
+  if (!state.view) await refresh();  // the file was just opened: its form is not there yet
   let args, stateJson;
   try {
     args = currentArgs();
@@ -265,12 +398,31 @@ async function run() {
     return;
   }
   const context = { state: stateJson, user_content: { role: "user", parts: [{ text: $("user-message").value }] } };
-  status("running…");
-  const result = await api("/api/run", { source: $("source").value, args, context, edits: edited() });
-  status("");
+  const result = await busy("running…", () => api("/api/run", { source: $("source").value, args, context, edits: edited() }));
   showResult(result);
   state.session = result.session;
   await loadTimeline();
+}
+
+// Run work with Run and Run turn disabled and Cancel shown.
+async function busy(text, work) {
+  state.busy = true;
+  for (const id of ["run", "run-turn"]) $(id).disabled = true;
+  for (const id of ["cancel", "cancel-turn"]) $(id).hidden = false;
+  status(text);
+  try {
+    return await work();
+  } finally {
+    state.busy = false;
+    for (const id of ["run", "run-turn"]) $(id).disabled = false;
+    for (const id of ["cancel", "cancel-turn"]) $(id).hidden = true;
+    status("");
+  }
+}
+
+async function cancel() {
+  const { cancelled } = await api("/api/cancel", {});
+  status(cancelled ? "cancelled: the worker was killed" : "nothing was running");
 }
 
 function showResult(result) {
@@ -280,6 +432,7 @@ function showResult(result) {
   $("duration").textContent = `${result.duration_ms} ms` + (result.faked ? ", faked" : "") +
     (result.replaced_by ? `, output from ${result.replaced_by}` : "");
   $("output").textContent = result.success ? JSON.stringify(result.output, null, 2) : "";
+  $("output").hidden = !result.success;
   $("error").textContent = errorText(result.error);
   $("logs").textContent = result.logs || "(no logs)";
   state.failedLine = result.error && result.error.line ? result.error.line : null;
@@ -329,10 +482,9 @@ async function loadTimeline() {
 
 // -- turns ---------------------------------------------------------------------------------------
 async function runTurn() {
-  status("running the turn…");
+  if (state.busy) return;
   const path = state.path === NEW_TURN ? null : state.path;
-  const result = await api("/api/turn", { path, script: $("source").value, edits: edited() });
-  status("");
+  const result = await busy("running the turn…", () => api("/api/turn", { path, script: $("source").value, edits: edited() }));
   showTurn(result);
   state.session = result.session;
   await loadTimeline();
@@ -391,7 +543,7 @@ function turnTemplate() {
     calls: [{ tool, args: state.kind === "tool" ? formArgs(true) : {} }],
   };
   if (!state.app) {  // the page's tools are all registered; the callbacks and fakes it lists, named
-    const named = (kind) => state.files.filter((f) => f.kind === kind).map((f) => f.path);
+    const named = (kind) => state.files.filter((f) => f.kind === kind).map((f) => f.relative || f.path);
     if (named("callbacks").length) script.callbacks = named("callbacks");
     if (named("fakes").length) script.fakes = named("fakes");
   }
@@ -407,6 +559,7 @@ function showPanes() {
 }
 
 function show(path, kind, text) {
+  if (path !== state.path) $("form").replaceChildren();  // the next check renders this file's form
   state.path = path;
   state.kind = kind;
   state.view = null;
@@ -428,7 +581,7 @@ async function openFile(path) {
   }
   const { source, error } = await api(`/api/file?path=${encodeURIComponent(path)}`);
   if (error) { status(`${path}: ${error}`); return; }
-  state.loaded[path] = source;
+  state.loaded[path] = state.base[path] = source;
   state.buffers[path] = source;
   show(path, file.kind, source);
 }
@@ -442,8 +595,9 @@ function newTurn() {
 const GROUPS = [["tool", "Tools"], ["callbacks", "Callbacks"], ["fakes", "Fakes"], ["turn", "Turns"]];
 
 async function loadFiles() {
-  const { tools, walls, app, session } = await api("/api/tools");
+  const { tools, walls, app, session, public: exposed } = await api("/api/tools");
   state.session = session;
+  $("public-warning").hidden = !exposed;
   $("walls").textContent = `walls: ${walls}`;
   state.files = tools;
   state.app = app;
@@ -485,36 +639,47 @@ async function watchFile() {
   const { source } = await api(`/api/file?path=${encodeURIComponent(path)}`);
   if (source === undefined || source === state.loaded[path] || path !== state.path) return;
   if ($("source").value === state.loaded[path]) {
-    state.loaded[path] = state.buffers[path] = source;
+    state.loaded[path] = state.buffers[path] = state.base[path] = source;
     $("source").value = source;
     markDirty();
     schedule();
     status(`reloaded ${path}: it changed on disk`);
   } else {
-    $("disk-text").textContent = "This file changed on disk; your unsaved edits are kept (Save overwrites the file).";
+    $("disk-text").textContent = "This file changed on disk; your unsaved edits are kept (Save asks before overwriting it).";
     $("disk-note").hidden = false;
-    status(`${path} changed on disk: Save overwrites it`);
+    status(`${path} changed on disk`);
     state.loaded[path] = source;
     markDirty();
   }
 }
 
-function save() {
+async function save(force = false) {
   const path = state.path, source = $("source").value;
-  return api("/api/save", { path, source }).then(() => {
-    status(`saved ${path}`);
-    state.loaded[path] = state.buffers[path] = source;
-    $("disk-note").hidden = true;
-    markDirty();
-  });
+  const file = state.files.find((f) => f.path === path);
+  if ($("save").disabled || !file) return;
+  if (file.kind !== "turn" && state.view && state.view.parses === false && !force &&
+      !confirm(`${path} does not parse (see Diagnostics). Save it anyway?`)) return;
+  try {
+    await api("/api/save", { path, source, expected: state.base[path], force });
+  } catch (error) {
+    if (!error.message.startsWith("conflict:")) throw error;
+    if (!confirm(`${path} changed on disk since you opened it. Overwrite it with your version?`)) {
+      status("not saved: the file changed on disk (Load the disk version, or Save again to overwrite)");
+      return;
+    }
+    await api("/api/save", { path, source, force: true });
+  }
+  status(`saved ${path}`);
+  state.loaded[path] = state.buffers[path] = state.base[path] = source;
+  $("disk-note").hidden = true;
+  markDirty();
 }
 
 function renderFormFromRaw() {
   let args;
   try { args = JSON.parse($("raw-args").value || "{}"); } catch (error) { return; }
-  for (const input of $("form").querySelectorAll("[name]")) {
-    if (input.name in args) setField(input, input.dataset.kind, args[input.name]);
-  }
+  state.values[state.path] = args;
+  renderForm(state.parameters);
 }
 
 function wire() {
@@ -536,19 +701,32 @@ function wire() {
     $("raw-args").hidden = !raw;
     $("form").hidden = raw;
   });
+  $("form").addEventListener("submit", (event) => event.preventDefault());
+  $("form").addEventListener("input", keepValues);
+  $("form").addEventListener("change", keepValues);
   $("run").addEventListener("click", () => run().catch(report));
+  for (const id of ["cancel", "cancel-turn"]) $(id).addEventListener("click", () => cancel().catch(report));
+  document.addEventListener("keydown", (event) => {
+    if (!(event.ctrlKey || event.metaKey)) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      (state.kind === "turn" ? runTurn() : state.kind === "tool" ? run() : Promise.resolve()).catch(report);
+    } else if (event.key === "s") {
+      event.preventDefault();
+      save().catch(report);
+    }
+  });
   $("run-turn").addEventListener("click", () => runTurn().catch(report));
   $("new-turn").addEventListener("click", newTurn);
   $("reset").addEventListener("click", () => api("/api/reset", { session: state.session }).then(loadTimeline).catch(report));
   $("save").addEventListener("click", () => save().catch(report));
   $("load-disk").addEventListener("click", () => {
-    state.buffers[state.path] = state.loaded[state.path];
+    state.buffers[state.path] = state.base[state.path] = state.loaded[state.path];
     show(state.path, state.kind, state.loaded[state.path]);
     status(`loaded ${state.path} from disk`);
   });
 }
 
-if (location.search.includes("token=")) history.replaceState(null, "", location.pathname);
 wire();
 loadFiles().then(loadTimeline).catch((e) => status(e.message));
 setInterval(() => watchFile().catch((e) => status(e.message)), 1500);

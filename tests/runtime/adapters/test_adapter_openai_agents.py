@@ -18,7 +18,7 @@ from tests.conftest import SAMPLES
 LOYALTY = (SAMPLES / "update_customer_loyalty_points.py").read_text()
 ESCAPE = '''
 def escape() -> str:
-    """Tries to read a host file."""
+    """Tries to read a host file (the call's scratch directory has none)."""
     return open("/etc/passwd").read()
 '''
 
@@ -72,7 +72,9 @@ def test_a_sandbox_refusal_is_answered_to_the_model_not_raised(runtime: Runtime)
         for item in model.inputs[1]
         if isinstance(item, dict) and item.get("type") == "function_call_output"
     ]
-    assert outputs[0]["output"].startswith("tool_error: NameError: name 'open' is not defined")
+    assert outputs[0]["output"].startswith(
+        "tool_error: FileNotFoundError: [Errno 2] No such file or directory: '/etc/passwd'"
+    )
     assert final == "I cannot."
 
 
