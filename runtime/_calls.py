@@ -85,6 +85,15 @@ class CallPlan:
     """The shared scopes (``app:``, ``user:``) the call may touch: locked from the read to the commit."""
     lock_wait: float = LOCK_TIMEOUT
     """Seconds the call may wait for its session's lock (then ``busy``); not part of ``wall_time``."""
+    record_id: str | None = None
+    """The key of the call's stored record when it differs from ``call_id``: a call that reuses
+    the id of an earlier, different call (another tool or other arguments) is stored under
+    ``call_id`` plus the digest of its tool and arguments (``runtime/_unit_of_work.py``)."""
+
+    @property
+    def record_key(self) -> str:
+        """Where the call's record is stored: ``record_id``, else ``call_id``."""
+        return self.record_id or self.call_id
 
 
 MAX_RUNNING = 16

@@ -224,6 +224,13 @@ class Runtime:
             raise InvalidSource("this source defines fakes: register it with add_fakes")
         return self._add_hooks(source, hooks)
 
+    def clear_callbacks(self) -> None:
+        """Unregister every callback (fakes stay): an app's runtime does on an agent transfer,
+        before it registers the new agent's. Calls running keep the callbacks they started with."""
+        for kind in list(self.hooks):
+            if kind != "fake":
+                self.hooks[kind] = []
+
     def add_fakes(self, source: str, *, tool: str | None = None) -> list[Hook]:
         """Register fakes (``fake_tool_call`` / ``fake_<tool>``); only in a runtime made with ``enable_fakes``.
 

@@ -4,8 +4,11 @@
 and hands over a :class:`CallPlan`; :class:`UnitOfWork` carries it through the session store.
 The state delta and the call's events commit atomically, only when the run succeeds; a retry
 of a finished call replays its stored result, and a call that started but stored no result is
-not run again unless it is idempotent. Without a session the call is ephemeral: the context's
-state is the state and nothing is stored.
+not run again unless it is idempotent. Only the same call replays: a call that reuses the id of
+an earlier one with another tool or other arguments (models behind proxies and local servers
+repeat ids such as ``call_0`` across turns) runs as a new call, recorded under the id plus the
+digest of its tool and arguments (``CallPlan.record_id``), and both records are kept. Without a
+session the call is ephemeral: the context's state is the state and nothing is stored.
 
 A call that may touch ``app:`` or ``user:`` keys (``CallPlan.shared_scopes``, read from the
 code by ``runtime/_shared_scopes.py``) also holds those scopes' locks, after the session's, from
@@ -17,12 +20,15 @@ holds what the call read; otherwise the call fails with ``conflict`` and stores 
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import ExitStack
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -86,7 +92,8 @@ class UnitOfWork:
                 begun = self._begin(plan)
                 if isinstance(begun, ToolResult):
                     return begun
-                return self._run_and_commit(plan, begun, invocation)
+                plan, session = begun
+                return self._run_and_commit(plan, session, invocation)
         except ToolpenError as error:
             return _failed(plan, error)
 
@@ -121,8 +128,8 @@ class UnitOfWork:
                     if isinstance(started, ToolResult):
                         results[index] = started
                     else:
-                        session = started
-                        begun.append((index, plan, self._session_snapshot(plan, started), invocation))
+                        plan, session = started
+                        begun.append((index, plan, self._session_snapshot(plan, session), invocation))
                 outcomes = _concurrently(
                     [partial(plan.steps, snapshot, invocation) for _, plan, snapshot, invocation in begun]
                 )
@@ -155,7 +162,8 @@ class UnitOfWork:
                 if isinstance(begun, ToolResult):
                     future.set_result(begun)
                     return future
-                snapshot = self._session_snapshot(plan, begun)
+                plan, session = begun
+                snapshot = self._session_snapshot(plan, session)
         except ToolpenError as error:
             future.set_result(_failed(plan, error))
             return future
@@ -202,22 +210,29 @@ class UnitOfWork:
             stack.enter_context(self.store.lock_scopes(self.app_name, plan.user_id, scopes))
             return stack.pop_all()
 
-    def _begin(self, plan: CallPlan) -> Session | ToolResult:
+    def _begin(self, plan: CallPlan) -> tuple[CallPlan, Session] | ToolResult:
         """Under the locks: the session (created from the context's state if new) and the call's
-        start record; a finished earlier run of the same call id is its stored result instead."""
+        start record, with the plan as recorded (its ``record_id`` set if it reuses the id of a
+        different call); a finished earlier run of the same call is its stored result instead."""
         assert plan.session_id is not None
         session = self.store.get_or_create_session(
             self.app_name, plan.user_id, plan.session_id, self._given_state(plan), events=False
         )
-        earlier = self.store.begin_call(plan.session_id, plan.call_id, plan.name, plan.args)
+        session_id = plan.session_id
+        earlier = self.store.begin_call(session_id, plan.call_id, plan.name, plan.args)
+        if earlier is not None:
+            fingerprint = _fingerprint(plan.name, plan.args)
+            if _fingerprint(earlier.tool, earlier.args) != fingerprint:
+                plan = replace(plan, record_id=f"{plan.call_id}~{fingerprint[:24]}")
+                earlier = self.store.begin_call(session_id, plan.record_key, plan.name, plan.args)
         if earlier is not None and earlier.finished:
-            return ToolResult.from_record(earlier, session.state)
+            return replace(ToolResult.from_record(earlier, session.state), call_id=plan.call_id)
         if earlier is not None and not plan.idempotent:
             raise UnknownOutcome(
                 f"call {plan.call_id!r} of {plan.name!r} started earlier but stored no result; "
                 "it may have had effects, so it is not run again"
             )
-        return session
+        return plan, session
 
     def _invocation(self, plan: CallPlan) -> Invocation:
         """The call's deadline and budgets, from now: waiting for the locks is not the call's time.
@@ -273,7 +288,7 @@ class UnitOfWork:
         commits when it ends, after the session's other calls)."""
         result = _result(outcome, session.state, plan.call_id, session.id)
         if not outcome.success:
-            self.store.fail_call(session.id, plan.call_id, result.stored())
+            self.store.fail_call(session.id, plan.record_key, result.stored())
             return result
         new_events = self._events(plan, outcome, snapshot["agent_name"], snapshot["invocation_id"])
         try:
@@ -292,7 +307,7 @@ class UnitOfWork:
                 call_id=plan.call_id,
                 session_id=session.id,
             )
-            self.store.fail_call(session.id, plan.call_id, failed.stored())
+            self.store.fail_call(session.id, plan.record_key, failed.stored())
             return failed
         result.state = without_temp_keys(result.state)
         return result
@@ -322,7 +337,7 @@ class UnitOfWork:
                         f"the call wrote {names} keys its code does not name, and another call changed "
                         "them meanwhile; nothing was stored"
                     )
-            self.store.commit_call(session.id, plan.call_id, delta, events, stored)
+            self.store.commit_call(session.id, plan.record_key, delta, events, stored)
 
     def _events(self, plan: CallPlan, outcome: Outcome, author: str, invocation_id: str) -> list[Event]:
         """The events a successful call adds to its session."""
@@ -360,6 +375,12 @@ class UnitOfWork:
         if events is not None:
             snapshot["events"] = events
         return snapshot
+
+
+def _fingerprint(tool: str, args: dict[str, Any]) -> str:
+    """The digest of a call's tool and arguments (JSON with sorted keys): equal for the same call."""
+    text = json.dumps([tool, args], sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _given_events(events: Any) -> list[Any] | None:

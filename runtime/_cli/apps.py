@@ -67,6 +67,27 @@ AuthOption = Annotated[
     typer.Option("--auth", help="Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR."),
 ]
 
+DEFAULT_TIMEOUT = 60.0
+ModelOption = Annotated[
+    str, typer.Option("--model", help="The model's name on the endpoint (it picks the model's profile).")
+]
+BaseUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--base-url", help="The OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI's)."
+    ),
+]
+ApiKeyOption = Annotated[
+    str | None,
+    typer.Option("--api-key", help="The endpoint's key: @FILE or env:VAR (default: OPENAI_API_KEY)."),
+]
+TimeoutOption = Annotated[
+    float, typer.Option("--timeout", help="Seconds to wait for each model response.", min=0.1)
+]
+RetriesOption = Annotated[
+    int, typer.Option("--retries", help="Retries of a model request that failed (429, 5xx, timeouts).", min=0)
+]
+
 
 def load_or_exit(path: Path) -> App:
     """The app, or exit 2 after saying what is wrong with it."""
@@ -338,12 +359,23 @@ def eval_command(
     store: EvalStoreOption = "memory://",
     as_json: JsonOption = False,
     walls: WallsOption = "all",
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="Play the user turns against this model (see `toolpen app chat`)."),
+    ] = None,
+    base_url: BaseUrlOption = None,
+    api_key: ApiKeyOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    retries: RetriesOption = 2,
 ) -> None:
-    """Replay the tool-level steps of the app's golden evaluations: tool calls, tool responses, variables.
+    """Check the app's golden evaluations: without --model, replay their tool-level steps; with it, chat.
 
-    What a model decides (replies, transfers) is reported as skipped. Each evaluation runs in a
-    new session from the declared defaults. Exit 0 when no check failed, 1 when one did, 2 when
-    the app is unusable or names no such evaluation.
+    Without ``--model`` the tool calls, tool responses and variables are replayed and what a
+    model decides (replies, transfers) is skipped. With ``--model`` each golden's user turns are
+    played against the model (as ``toolpen app chat``) and every expectation is checked against
+    what the turn did: tool calls and their arguments, transfers, variables, replies. Each
+    evaluation runs in a new session from the declared defaults. Exit 0 when no check failed, 1
+    when one did, 2 when the app is unusable or names no such evaluation.
     """
     loaded = load_or_exit(app_path)
     unknown = sorted(set(names or []) - set(loaded.evaluations))
@@ -352,7 +384,18 @@ def eval_command(
         raise typer.Exit(EXIT_UNUSABLE)
     chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
     runtime = partial(app_runtime_for, loaded, store, agent, fakes, allow_host, auth, walls)
-    report = replay_goldens_or_exit(runtime, chosen)
+    if model is None:
+        report = replay_goldens_or_exit(runtime, chosen)
+    else:
+        from runtime._cli.chat import eval_with_model, model_client
+
+        try:
+            client = model_client(base_url, api_key, timeout, retries)
+            with runtime() as rt:
+                report = eval_with_model(loaded, chosen, rt, client, model, agent)
+        except ToolpenError as error:
+            typer.echo(f"error: {error.kind}: {error.message}", err=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
     failed = any(check["status"] == "failed" for item in report for check in item["checks"])
     if as_json:
         typer.echo(json.dumps({"success": not failed, "evaluations": report}, ensure_ascii=False))
@@ -362,6 +405,7 @@ def eval_command(
             for check in item["checks"]:
                 detail = f"  ({check['detail']})" if check["detail"] else ""
                 typer.echo(f"  turn {check['turn']}  {check['what']}: {check['status']}{detail}")
+        _summary(report)
     raise typer.Exit(1 if failed else 0)
 
 
@@ -378,3 +422,18 @@ def replay_goldens_or_exit(
         typer.echo(f"error: {error.kind}: {error.message}", err=True)
         raise typer.Exit(EXIT_UNUSABLE) from None
     return [{"name": name, "checks": [check.to_dict() for check in checks]} for name, checks in replayed]
+
+
+def _summary(report: list[dict[str, Any]]) -> None:
+    """A table: each evaluation's passed, failed and skipped checks, then the totals."""
+    statuses = ("passed", "failed", "skipped")
+    rows = [
+        (item["name"], *(sum(check["status"] == status for check in item["checks"]) for status in statuses))
+        for item in report
+    ]
+    rows.append(("total", *(sum(row[index] for row in rows) for index in (1, 2, 3))))
+    width = max(len(str(row[0])) for row in rows)
+    typer.echo("")
+    typer.echo(f"{'evaluation':<{width}}  passed  failed  skipped")
+    for name, passed, failed, skipped in rows:
+        typer.echo(f"{name:<{width}}  {passed:>6}  {failed:>6}  {skipped:>7}")

@@ -32,6 +32,57 @@ def _accepts_null(schema: dict[str, Any]) -> bool:
     )
 
 
+def _nested_absent_nulls(schema: dict[str, Any], defs: dict[str, Any], seen: frozenset[str]) -> bool:
+    """Whether an object inside ``schema`` has an optional property that refuses null (a null
+    there, as strict mode sends for "absent", is dropped so that the field's default applies)."""
+    if "$ref" in schema:
+        name = str(schema["$ref"]).rsplit("/", 1)[-1]
+        return name not in seen and _nested_absent_nulls(defs.get(name, {}), defs, seen | {name})
+    required = set(schema.get("required", ()))
+    properties: dict[str, Any] = schema.get("properties", {})
+    children = [
+        *properties.values(),
+        *schema.get("anyOf", ()),
+        *schema.get("prefixItems", ()),
+        *(value for key in ("items", "additionalProperties") if isinstance(value := schema.get(key), dict)),
+    ]
+    return any(name not in required and not _accepts_null(sub) for name, sub in properties.items()) or any(
+        _nested_absent_nulls(child, defs, seen) for child in children
+    )
+
+
+def _without_absent_nulls(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    """``value`` with the nulls of optional, null-refusing object properties dropped, at every depth."""
+    if "$ref" in schema:
+        schema = defs.get(str(schema["$ref"]).rsplit("/", 1)[-1], {})
+    branches = [branch for branch in schema.get("anyOf", ()) if branch.get("type") != "null"]
+    if len(branches) == 1:
+        return _without_absent_nulls(value, branches[0], defs)
+    if isinstance(value, dict):
+        properties: dict[str, Any] = schema.get("properties", {})
+        required = set(schema.get("required", ()))
+        extra = schema.get("additionalProperties")
+        kept = {}
+        for key, item in value.items():
+            sub = properties.get(key, extra if isinstance(extra, dict) else None)
+            if sub is None:
+                kept[key] = item
+            elif item is None and key in properties and key not in required and not _accepts_null(sub):
+                continue
+            else:
+                kept[key] = _without_absent_nulls(item, sub, defs)
+        return kept
+    if isinstance(value, list):
+        prefix: list[dict[str, Any]] = schema.get("prefixItems", [])
+        items = schema.get("items")
+        rest: dict[str, Any] = items if isinstance(items, dict) else {}
+        return [
+            _without_absent_nulls(item, prefix[index] if index < len(prefix) else rest, defs)
+            for index, item in enumerate(value)
+        ]
+    return value
+
+
 class ArgumentValidator:
     """One tool's parameters schema, compiled once; call it with the arguments of each call."""
 
@@ -46,6 +97,11 @@ class ArgumentValidator:
             for name, schema in self.properties.items()
             if name not in required and not _accepts_null(schema)
         )
+        self.defs: dict[str, Any] = parameters.get("$defs", {})
+        self.nested_nulls = any(
+            _nested_absent_nulls(schema, self.defs, frozenset()) for schema in self.properties.values()
+        )
+        """Whether nested objects drop their null-for-absent fields too (``_without_absent_nulls``)."""
         self.certainly_valid = arguments_check(parameters)
         """Accepts most calls at once; jsonschema decides the others and words their errors."""
 
@@ -66,6 +122,13 @@ class ArgumentValidator:
                 key: value
                 for key, value in args.items()
                 if value is not None or key not in self.null_means_absent
+            }
+        if self.nested_nulls:
+            args = {
+                key: _without_absent_nulls(value, self.properties[key], self.defs)
+                if key in self.properties
+                else value
+                for key, value in args.items()
             }
         if not self.names.issuperset(args):
             unknown = sorted(set(args) - self.names)

@@ -28,7 +28,7 @@ _NAME_RULES: dict[str, tuple[re.Pattern[str], str]] = {
 _STRICT_KEYWORDS = frozenset(
     {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf"}
     | {"$ref", "$defs", "description", "pattern", "format", "minimum", "maximum", "exclusiveMinimum"}
-    | {"exclusiveMaximum", "multipleOf", "minItems", "maxItems"}
+    | {"exclusiveMaximum", "multipleOf", "minItems", "maxItems", "prefixItems"}
 )
 _STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
@@ -41,9 +41,11 @@ _GEMINI_KEYWORDS = frozenset(
 _GEMINI_FORMATS = {
     "string": {"date-time", "enum"},
     "number": {"float", "double"},
-    "integer": {"int32", "int64"},
+    "integer": {"int32", "int64", "enum"},
 }
-_TUPLE_NOTE = "fixed-length tuple written as an array of any of its item types"
+_TUPLE_NOTE = "fixed-length tuple written as an array of any of its item types (checked in order when called)"
+FREE_FORM_NOTE = "strict mode cannot describe free-form objects (dict): only {} is accepted"
+"""The note of a strict schema that closed a dict's object (the Agents SDK sends such a tool non-strict)."""
 GEMINI_RECURSION_DEPTH = 3
 """How many times a recursive class is inlined for Gemini before it is cut to a bare object."""
 
@@ -137,9 +139,8 @@ def _strict_schema(schema: dict[str, Any], notes: _Notes) -> dict[str, Any]:
 
 
 def _strict_node(schema: dict[str, Any], notes: _Notes, path: str) -> dict[str, Any]:
-    if "prefixItems" in schema:
-        notes.add(_TUPLE_NOTE, path or "parameters")
-        schema["items"] = _any_of_items(schema.pop("prefixItems"))
+    """One node in strict mode's subset. A keyword it refuses is removed with a note; the call's
+    arguments are still checked against the derived schema (``uniqueItems`` and all)."""
     if _untyped(schema):
         notes.add("strict mode needs a type: an untyped (Any) value will be refused", path or "parameters")
     for keyword in [key for key in schema if key not in _STRICT_KEYWORDS]:
@@ -151,15 +152,17 @@ def _strict_node(schema: dict[str, Any], notes: _Notes, path: str) -> dict[str, 
         schema["$defs"][name] = _strict_node(definition, notes, f"$defs.{name}")
     if "items" in schema:
         schema["items"] = _strict_node(schema["items"], notes, f"{path}[]")
+    if "prefixItems" in schema:
+        schema["prefixItems"] = [
+            _strict_node(item, notes, f"{path}[{index}]") for index, item in enumerate(schema["prefixItems"])
+        ]
     if "anyOf" in schema:
         schema["anyOf"] = [_strict_node(branch, notes, path) for branch in schema["anyOf"]]
     if schema.get("type") != "object":
         return schema
     extra = schema.get("additionalProperties")
     if extra not in (None, False) and not schema.get("properties"):
-        notes.add(
-            "strict mode cannot describe free-form objects (dict): only {} is accepted", path or "parameters"
-        )
+        notes.add(FREE_FORM_NOTE, path or "parameters")
     properties = schema.setdefault("properties", {})
     required = set(schema.get("required", ()))
     for name, subschema in properties.items():
@@ -229,6 +232,11 @@ class _GeminiLowering:
                 }
             elif keyword == "items":
                 result["items"] = self.lower(value, f"{path}[]", expanding)
+            elif keyword == "additionalProperties":
+                # a dict's value schema (Schema.additional_properties: a bool or a schema)
+                result["additionalProperties"] = (
+                    self.lower(value, f"{path}{{}}", expanding) if isinstance(value, dict) else value
+                )
             elif keyword == "prefixItems":
                 self.notes.add(_TUPLE_NOTE, where)
                 result["items"] = self.lower(_any_of_items(value), f"{path}[]", expanding)
@@ -243,7 +251,11 @@ class _GeminiLowering:
         return self._fit_enum_and_format(result, where)
 
     def _fit_enum_and_format(self, result: dict[str, Any], where: str) -> dict[str, Any]:
-        if "enum" in result and not all(isinstance(value, str) for value in result["enum"]):
+        if result.get("type") == "integer" and _integers(result.get("enum")):
+            # Gemini's own form of an integer enum: format "enum", the values written as strings
+            result["enum"] = [str(value) for value in result["enum"]]
+            result["format"] = "enum"
+        elif "enum" in result and not all(isinstance(value, str) for value in result["enum"]):
             values = ", ".join(str(value) for value in result.pop("enum"))
             result["description"] = _joined(result.get("description"), f"One of: {values}.")
             self.notes.add("Gemini enums hold strings only: other values moved to the description", where)
@@ -296,6 +308,14 @@ def _any_of_items(prefix: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``items`` schema for the members of a fixed-length tuple, for targets without ``prefixItems``."""
     unique = [item for index, item in enumerate(prefix) if item not in prefix[:index]]
     return unique[0] if len(unique) == 1 else {"anyOf": unique}
+
+
+def _integers(values: Any) -> bool:
+    return (
+        isinstance(values, list)
+        and bool(values)
+        and all(isinstance(value, int) and not isinstance(value, bool) for value in values)
+    )
 
 
 def _untyped(schema: dict[str, Any]) -> bool:

@@ -19,6 +19,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from runtime._web.chat import ChatSettings
 from runtime._web.guard import Guard
 from runtime._web.playground import Playground, WebConfig
 from sandbox.common.errors import InvalidArguments, InvalidSource, ToolpenError
@@ -134,6 +135,16 @@ def create_app(config: WebConfig) -> Guard:
         await run_in_threadpool(lambda: playground.save(path, source, expected=expected))
         return JSONResponse({"saved": body.get("path")})
 
+    async def chat(request: Request) -> JSONResponse:
+        body = await _body(request)
+        settings = ChatSettings.from_body(body)
+        text = str(body.get("text", ""))
+        return JSONResponse(await run_in_threadpool(playground.chat, text, settings, _edits(body)))
+
+    async def reset_chat(request: Request) -> JSONResponse:
+        await run_in_threadpool(playground.reset_chat)
+        return JSONResponse({"reset": True})
+
     async def cancel(request: Request) -> JSONResponse:
         return JSONResponse({"cancelled": await run_in_threadpool(playground.cancel)})
 
@@ -158,6 +169,8 @@ def create_app(config: WebConfig) -> Guard:
             Route("/api/reset", reset, methods=["POST"]),
             Route("/api/save", save, methods=["POST"]),
             Route("/api/cancel", cancel, methods=["POST"]),
+            Route("/api/chat", chat, methods=["POST"]),
+            Route("/api/chat/reset", reset_chat, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC)),
         ],
         exception_handlers={ToolpenError: refused},

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runtime._egress import is_loopback_host
+from runtime._web.chat import ChatSettings, PageChat
 from runtime._web.files import Listing, PageFile, app_listing, discover
-from runtime._web.turns import APP_NAME, Setup, app_runtime_for, turn_runtime
+from runtime._web.turns import APP_NAME, Setup, app_runtime_for, edited_app, turn_runtime
 from sandbox.common.errors import Conflict, InvalidArguments, ToolpenError
 from sandbox.common.walls import WallsMode
 
@@ -72,6 +73,7 @@ class Playground:
         self.running: tuple[Runtime, list[bool]] | None = None
         """The runtime of the call or turn running now (``cancel`` stops it), and its flag."""
         self.session = SESSION if app is None else f"{SESSION}-{re.sub(r'[^A-Za-z0-9_-]+', '_', app.name)}"
+        self.page_chat = PageChat(self.session)
         self.app_code: dict[str, str] = {}
         """Given an app: the code its runtime was made with (page path -> source)."""
         try:
@@ -120,6 +122,7 @@ class Playground:
                 "state": app.initial_state(),
             }
             about["toolsets"] = sorted(app.toolsets)
+            about["agents"] = [agent.display_name for agent in app.agents.values()]
         files = [file.to_dict() for file in self.listing.files.values()]
         return {
             "tools": files,
@@ -301,6 +304,38 @@ class Playground:
             )
         disk.write_text(source, encoding="utf-8")
 
+    def chat(self, text: str, settings: ChatSettings, edits: dict[str, str]) -> dict[str, Any]:
+        """One user turn of the page's chat (started with the code as edited now)."""
+        with self.lock:
+            return self.page_chat.turn(
+                text, settings, lambda chosen, session: self._start_chat(chosen, session, edits)
+            )
+
+    def reset_chat(self) -> None:
+        with self.lock:
+            self.page_chat.reset()
+            self.store.delete_session(self.page_chat.session)
+
+    def _start_chat(self, settings: ChatSettings, session: str, edits: dict[str, str]) -> tuple[Runtime, Any]:
+        client = settings.client()
+        if self.setup.app is None:
+            from runtime._web.chat import ToolsChat
+
+            rt, _ = turn_runtime(self.setup, self.listing, {}, Path.cwd(), edits)
+            return rt, ToolsChat(rt, client, settings.model, session)
+        from runtime.app._chat import AppChat
+
+        sources = self._app_sources(edits)
+        rt = app_runtime_for(self.setup, self.listing, sources)
+        try:
+            app = edited_app(self.setup.app, self.listing, sources)
+            agent = settings.agent or self.config.agent
+            return rt, AppChat(rt, app, client, settings.model, agent=agent, session_id=session)
+        except BaseException:
+            rt.close(close_store=False)
+            raise
+
     def close(self) -> None:
+        self.page_chat.reset()
         self.runtime.close(close_store=False)
         self.store.close()

@@ -11,6 +11,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from runtime._schema.formats import FREE_FORM_NOTE, lower
 from runtime.protocols import error_text, output_text, run_call
 from sandbox.common.errors import InvalidSource
 
@@ -40,13 +41,16 @@ class Definition:
 
 def definition(tool: Tool, *, strict: bool = True) -> Definition:
     """The tool's name, description and JSON Schema; strict (every property required, closed
-    objects) when asked and the schema allows it, else as derived."""
+    objects) when asked and the schema allows it, else as derived: as the Agents SDK's own
+    ``function_tool`` does, a dict's free-form object is sent non-strict, not closed to ``{}``."""
     schema = None
     if strict:
         try:
-            schema = tool.schema("responses", strict=True)
+            lowered = lower(tool.spec, "responses", strict=True)
         except InvalidSource:  # a schema strict mode cannot express: sent as derived
-            schema = None
+            lowered = None
+        if lowered is not None and not any(note.startswith(FREE_FORM_NOTE) for note in lowered.notes):
+            schema = lowered.schema
     schema = schema or tool.schema("responses")
     description = schema.get("description") or tool.spec.description or ""
     return Definition(tool.name, description, schema["parameters"], bool(schema.get("strict")))

@@ -6,14 +6,21 @@ into ADK's ``ToolContext.state``, so that ADK's own session service persists the
 ADK owns the session here: a call runs without a toolpen session, on a snapshot of ADK's state
 (``app:``, ``user:`` and ``temp:`` keys as ADK names them), its events and ids; the delta of a
 successful call is written into ``tool_context.state`` key by key (a deleted key becomes None:
-ADK's state has no deletion). The answer is the output (a dict as it is, anything else as
+ADK's state has no deletion), so the state is read and written through ADK's session API.
+
+The calls of one model response that ADK runs at once take turns within their session, as
+ADK's own (synchronous) ``FunctionTool``s do: each call's snapshot is taken after the calls
+before it wrote theirs, so ``add_points(1)`` and ``add_points(2)`` leave 3, never a lost update.
+Each call is ephemeral for toolpen, so nothing replays: a reused function call id runs anew.
+The answer is the output (a dict as it is, anything else as
 ``{"result": ...}``), or ``{"error": "kind: message"}`` for the model to act on.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+from weakref import WeakValueDictionary
 
 from runtime._extras import require_extra
 
@@ -40,6 +47,9 @@ __all__ = [
 class SandboxedTool(BaseTool):
     """One registered tool as an ADK tool."""
 
+    _turns: ClassVar[WeakValueDictionary[tuple[int, str, str, str], asyncio.Lock]] = WeakValueDictionary()
+    """One lock per ADK session (and event loop) while its calls run: they take turns."""
+
     def __init__(self, runtime: Runtime, tool: Tool) -> None:
         shown = definition(tool, strict=False)
         super().__init__(name=shown.name, description=shown.description)
@@ -52,20 +62,30 @@ class SandboxedTool(BaseTool):
         )
 
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
-        result = await asyncio.to_thread(
-            self.runtime.call,
-            self.name,
-            args,
-            context=_context(tool_context),
-            call_id=tool_context.function_call_id or None,
-        )
-        if not result.success:
-            return {"error": error_text(result.error)}
-        for key, value in result.state_delta.get("set", {}).items():
-            tool_context.state[key] = value
-        for key in result.state_delta.get("deleted", []):
-            tool_context.state[key] = None
+        async with self._turn(tool_context):
+            result = await asyncio.to_thread(
+                self.runtime.call,
+                self.name,
+                args,
+                context=_context(tool_context),
+                call_id=tool_context.function_call_id or None,
+            )
+            if not result.success:
+                return {"error": error_text(result.error)}
+            for key, value in result.state_delta.get("set", {}).items():
+                tool_context.state[key] = value
+            for key in result.state_delta.get("deleted", []):
+                tool_context.state[key] = None
         return result.output if isinstance(result.output, dict) else {"result": result.output}
+
+    def _turn(self, tool_context: ToolContext) -> asyncio.Lock:
+        """The lock of the call's ADK session on this event loop."""
+        session = tool_context.session
+        key = (id(asyncio.get_running_loop()), session.app_name, session.user_id, session.id)
+        lock = self._turns.get(key)
+        if lock is None:
+            lock = self._turns[key] = asyncio.Lock()
+        return lock
 
 
 def adk_tools(runtime: Runtime) -> list[SandboxedTool]:

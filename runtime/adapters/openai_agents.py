@@ -1,16 +1,24 @@
 """Registered tools as OpenAI Agents SDK ``FunctionTool``s whose invocations run in the sandbox.
 
     agent = Agent(name="support", tools=function_tools(runtime))
-    await Runner.run(agent, "...", context={"session_id": "s1"})
+    await Runner.run(agent, "...", session=SQLiteSession("s1"))    # toolpen session "s1"
+    await Runner.run(agent, "...", context={"session_id": "s1"})   # the same, named by the context
 
-The SDK's run context names the toolpen session (``session_of``: a string, or a ``session_id``
-key or attribute); the SDK's tool call id is the toolpen call id, so a retried call replays its
-stored result. A failure is answered to the model as ``kind: message``, never raised into the run.
+The toolpen session is the one the run context names (``session_of``: a string, or a
+``session_id`` key or attribute), else the ``session_id`` of the SDK ``Session`` given to the
+runner (the SDK does not show it to tools: ``function_tools`` wraps the SDK's default runner,
+through ``set_default_agent_runner``, to note it), else none (an ephemeral call). The SDK's tool
+call id is the toolpen call id: a retried call (same id, tool and arguments) replays its stored
+result; a call that reuses an id with another tool or other arguments runs as a new call. The
+calls of one model response run at once, as the SDK runs its own tools; within a session they
+take turns, each reading the state the ones before it left. A failure is answered to the model as
+``kind: message``, never raised into the run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from runtime._extras import require_extra
@@ -18,6 +26,7 @@ from runtime._extras import require_extra
 require_extra("agents", "runtime.adapters.openai_agents")
 
 from agents import FunctionTool  # noqa: E402
+from agents.run import AgentRunner, get_default_agent_runner, set_default_agent_runner  # noqa: E402
 from agents.tool_context import ToolContext  # noqa: E402
 
 from runtime._results import ToolResult  # noqa: E402
@@ -30,13 +39,59 @@ if TYPE_CHECKING:
     from runtime._runtime import Runtime
 
 __all__ = [
+    "SessionNotingRunner",
     "SessionOf",
     "function_tool",
     "function_tools",
+    "note_run_sessions",
     "session_from_context",
 ]
 
 SessionOf = Callable[[Any], "str | None"]
+
+_RUN_SESSION: ContextVar[str | None] = ContextVar("toolpen_agents_run_session", default=None)
+"""The ``session_id`` of the SDK ``Session`` given to the run being made (its tools' tasks copy it)."""
+
+
+class SessionNotingRunner(AgentRunner):
+    """The SDK's runner, noting the run's ``Session`` for the tools (which the SDK does not show)."""
+
+    def __init__(self, inner: AgentRunner) -> None:
+        self.inner = inner
+
+    async def run(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:  # noqa: A002 (the SDK's name)
+        token = _RUN_SESSION.set(_session_id(kwargs.get("session")))
+        try:
+            return await self.inner.run(starting_agent, input, **kwargs)
+        finally:
+            _RUN_SESSION.reset(token)
+
+    def run_sync(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:  # noqa: A002
+        token = _RUN_SESSION.set(_session_id(kwargs.get("session")))
+        try:
+            return self.inner.run_sync(starting_agent, input, **kwargs)
+        finally:
+            _RUN_SESSION.reset(token)
+
+    def run_streamed(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:  # noqa: A002
+        token = _RUN_SESSION.set(_session_id(kwargs.get("session")))
+        try:  # the streamed run's task starts here, with a copy of the variable
+            return self.inner.run_streamed(starting_agent, input, **kwargs)
+        finally:
+            _RUN_SESSION.reset(token)
+
+
+def note_run_sessions() -> None:
+    """Make the SDK's default runner note each run's ``Session`` (once; a runner set later by
+    ``set_default_agent_runner`` replaces it, and then only the run context names the session)."""
+    runner = get_default_agent_runner()
+    if not isinstance(runner, SessionNotingRunner):
+        set_default_agent_runner(SessionNotingRunner(runner))
+
+
+def _session_id(session: Any) -> str | None:
+    value = getattr(session, "session_id", None)
+    return value if isinstance(value, str) and value else None
 
 
 def session_from_context(context: Any) -> str | None:
@@ -54,6 +109,7 @@ def function_tool(
     runtime: Runtime, tool: Tool, *, session_of: SessionOf = session_from_context
 ) -> FunctionTool:
     """One registered tool as a ``FunctionTool`` (strict schema when the tool's allows it)."""
+    note_run_sessions()
     shown = definition(tool)
 
     async def invoke(ctx: ToolContext[Any], arguments: str) -> str:
@@ -66,7 +122,7 @@ def function_tool(
             runtime,
             tool.name,
             args,
-            session_id=session_of(ctx.context),
+            session_id=session_of(ctx.context) or _RUN_SESSION.get(),
             call_id=ctx.tool_call_id or None,
             context={"agent_name": agent.name} if agent is not None else None,
         )

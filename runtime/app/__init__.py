@@ -4,10 +4,12 @@
 (``models``); ``check_app`` adds the whole app's cross-references to ``toolpen check``
 (``crosscheck``); ``app_runtime`` registers it in a ``Runtime`` (``register``); ``unpack`` /
 ``pack`` turn the archive into editable files and back, byte for byte where nothing changed
-(``packing``, ``zipraw``); ``archive`` refuses unsafe zips.
+(``packing``, ``zipraw``); ``archive`` refuses unsafe zips; ``AppChat`` runs its agents on a model,
+one user turn at a time (``chat``).
 """
 
 from runtime.app._archive import ArchiveLimits
+from runtime.app._chat import AppChat, ChatEvent, ChatTurn
 from runtime.app._crosscheck import Finding, check_app
 from runtime.app._loader import (
     App,
@@ -25,12 +27,15 @@ from runtime.app._register import app_runtime, register_app
 __all__ = [
     "App",
     "AppAgent",
+    "AppChat",
     "AppCallback",
     "AppEvaluation",
     "AppGuardrail",
     "AppTool",
     "AppToolset",
     "ArchiveLimits",
+    "ChatEvent",
+    "ChatTurn",
     "Finding",
     "app_runtime",
     "check_app",

@@ -91,7 +91,7 @@ def _expect(
     last: dict[str, ToolResult],
 ) -> Check:
     if expectation.tool_call is not None:
-        name = _tool_name(expectation.tool_call)
+        name = golden_tool_name(expectation.tool_call)
         what = f"toolCall {name}"
         if expectation.skip_evaluation:
             return Check(turn, what, "skipped", "skipEvaluation")
@@ -104,7 +104,7 @@ def _expect(
         detail = result.error.message if result.error else "failed"
         return Check(turn, what, "failed", detail)
     if expectation.tool_response is not None:
-        name = _tool_name(expectation.tool_response)
+        name = golden_tool_name(expectation.tool_response)
         what = f"toolResponse {name}"
         if expectation.skip_evaluation:
             return Check(turn, what, "skipped", "skipEvaluation")
@@ -112,14 +112,14 @@ def _expect(
             return Check(turn, what, "failed", f"{name} was not called successfully before")
         output = last[name].output
         actual = output if isinstance(output, dict) else {"result": output}
-        return _compare(turn, what, expectation.tool_response.get("response") or {}, actual)
+        return compare_members(turn, what, expectation.tool_response.get("response") or {}, actual)
     if expectation.updated_variables is not None:
         what = "updatedVariables"
         if expectation.skip_evaluation:
             return Check(turn, what, "skipped", "skipEvaluation")
         stored = rt.store.get_session(session, events=False)  # none yet: no tool was called before
         state = stored.state if stored is not None else rt.unit_of_work.initial_state
-        return _compare(turn, what, expectation.updated_variables, state)
+        return compare_members(turn, what, expectation.updated_variables, state)
     kind = next(
         (
             member
@@ -131,7 +131,7 @@ def _expect(
     return Check(turn, to_camel(kind), "skipped", "needs a model")
 
 
-def _tool_name(call: dict[str, Any]) -> str:
+def golden_tool_name(call: dict[str, Any]) -> str:
     toolset_tool = call.get("toolsetTool")
     if isinstance(toolset_tool, dict):
         return f"{toolset_tool.get('toolset')}_{snake_case(str(toolset_tool.get('toolId')))}"
@@ -152,7 +152,7 @@ def _matches(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def _compare(turn: int, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> Check:
+def compare_members(turn: int, what: str, expected: dict[str, Any], actual: dict[str, Any]) -> Check:
     differ = [key for key, value in expected.items() if not _matches(value, actual.get(key))]
     if not differ:
         return Check(turn, what, "passed")

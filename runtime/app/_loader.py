@@ -86,6 +86,8 @@ class AppAgent:
     resource_path: str
     resource: AgentResource
     callbacks: list[AppCallback]
+    instruction: str = ""
+    """The instruction's text (``instruction`` names a file of the export or holds the text)."""
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,8 @@ class App:
     """Resources given only as a Terraform template: ``<folder>/<X>`` -> the template's path."""
     notes: list[LoadNote] = field(default_factory=list)
     """What does not stop the app loading but CES would see otherwise: warnings, file by file."""
+    global_instruction: str = ""
+    """The text of ``globalInstruction`` (every agent's instruction starts with it)."""
 
     @property
     def name(self) -> str:
@@ -229,8 +233,11 @@ def app_from_files(root: str, files: dict[str, bytes]) -> App:
     notes: list[LoadNote] = []
     templates: dict[str, str] = {}
     resource = parse_resource(files, app_path, AppResource, notes)
+    global_instruction = ""
     if resource.global_instruction:
-        resolve_text(files, resource.global_instruction, f"{app_path}: globalInstruction")
+        global_instruction, _ = resolve_text(
+            files, resource.global_instruction, f"{app_path}: globalInstruction"
+        )
     environment = _environment(files)
     agents: dict[str, AppAgent] = {}
     for path in _resource_paths(files, "agents", templates):
@@ -273,6 +280,7 @@ def app_from_files(root: str, files: dict[str, bytes]) -> App:
         other_toolsets,
         templates,
         sorted(notes, key=lambda note: (note.path, note.line)),
+        global_instruction,
     )
 
 
@@ -411,15 +419,16 @@ def resolve_text(files: dict[str, bytes], value: str, where: str) -> tuple[str, 
 
 def _agent(files: dict[str, bytes], path: str, notes: list[LoadNote]) -> AppAgent:
     resource = parse_resource(files, path, AgentResource, notes)
+    instruction = ""
     if resource.instruction:
-        resolve_text(files, resource.instruction, f"{path}: instruction")
+        instruction, _ = resolve_text(files, resource.instruction, f"{path}: instruction")
     callbacks = []
     for kind, item in resource.callbacks():
         items = getattr(resource, f"{kind}_callbacks")
         member = f"{to_camel(kind)}Callbacks[{items.index(item)}].pythonCode"
         source, code_path = resolve_text(files, item.python_code, f"{path}: {member}")
         callbacks.append(AppCallback(kind, source, code_path or path, item.disabled, item.description))
-    return AppAgent(resource.display_name, path, resource, callbacks)
+    return AppAgent(resource.display_name, path, resource, callbacks, instruction)
 
 
 def _tool(files: dict[str, bytes], path: str, notes: list[LoadNote]) -> AppTool | str:

@@ -88,6 +88,17 @@ def register_app(
                 execution_type=toolset.execution_type,
                 timeout=toolset.timeout,
             )
+    _add_callbacks(rt, app, agent)
+
+
+def register_agent(rt: Runtime, app: App, agent: str | None) -> None:
+    """Make ``agent``'s callbacks (after the code guardrails that apply to it) the runtime's
+    callbacks, in place of those registered before (an agent transfer); fakes stay."""
+    rt.clear_callbacks()
+    _add_callbacks(rt, app, agent)
+
+
+def _add_callbacks(rt: Runtime, app: App, agent: str | None) -> None:
     guards = [callback for guardrail in applied_guardrails(app, agent) for callback in guardrail.callbacks]
     for callback in [*guards, *(app.agent(agent).callbacks if agent is not None else [])]:
         if not callback.disabled:

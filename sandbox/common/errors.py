@@ -208,6 +208,13 @@ class HttpFailed(TransportError):
     kind = "http_error"
 
 
+class ModelFailed(TransportError):
+    """A model endpoint failed: unreachable, timed out, an HTTP error, or a reply that is no
+    Chat Completions response."""
+
+    kind = "model_error"
+
+
 class StreamEnded(TransportError):
     """A model API's event stream kept ending before the session was idle or failed."""
 

@@ -21,7 +21,7 @@ FAMILIES = {
         errors.BudgetExceeded,
     },
     errors.IsolationError: {errors.WorkerCrashed, errors.ProtocolBroken, errors.IsolationUnavailable},
-    errors.TransportError: {errors.HttpDenied, errors.HttpFailed, errors.StreamEnded},
+    errors.TransportError: {errors.HttpDenied, errors.HttpFailed, errors.ModelFailed, errors.StreamEnded},
     errors.SessionError: {errors.UnknownOutcome, errors.Conflict, errors.StoreError},
     errors.SetupError: {errors.MissingExtra, errors.InvalidApp, errors.BadArchive},
 }
@@ -69,6 +69,7 @@ def test_a_family_has_no_kind_of_its_own_and_the_wire_keeps_each_leafs() -> None
         (errors.IsolationUnavailable("x"), errors.IsolationError),
         (errors.HttpDenied("x"), errors.TransportError),
         (errors.StreamEnded("x"), errors.TransportError),
+        (errors.ModelFailed("x"), errors.TransportError),
         (errors.Conflict("x"), errors.SessionError),
         (errors.StoreError("x"), errors.SessionError),
         (errors.MissingExtra("x"), errors.SetupError),

@@ -116,6 +116,21 @@ def test_retried_call_returns_the_stored_result(rt: Runtime) -> None:
     assert rt.store.require_session("s").state["count"] == 1
 
 
+def test_a_reused_call_id_with_other_arguments_runs_as_a_new_call(sqlite_url: str) -> None:
+    # models behind proxies and local servers repeat ids such as call_0 across turns
+    with Runtime(store=sqlite_url) as rt:
+        rt.add_tool(COUNTER)
+        assert rt.call("increment", {"by": 1}, session_id="s", call_id="call_0").output == 1
+        other = rt.call("increment", {"by": 100}, session_id="s", call_id="call_0")
+        assert (other.output, other.replayed, other.call_id) == (101, False, "call_0")
+        # each of the two calls still replays itself, and both records are kept
+        assert rt.call("increment", {"by": 100}, session_id="s", call_id="call_0").replayed
+        first = rt.call("increment", {"by": 1}, session_id="s", call_id="call_0")
+        assert (first.output, first.replayed) == (1, True)
+        assert rt.store.require_session("s").state["count"] == 101
+        assert rt.store.get_call("s", "call_0") is not None
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
 def test_no_lost_update_with_concurrent_calls(store: str, sqlite_url: str) -> None:

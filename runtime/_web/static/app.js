@@ -550,6 +550,78 @@ function turnTemplate() {
   return JSON.stringify(script, null, 2) + "\n";
 }
 
+// -- chat with a model ------------------------------------------------------------------------
+// Each turn's events (requests, responses, callbacks, tool calls, transfers, replies) in a timeline
+// whose items expand; the key lives in this page's memory only (never stored).
+function chatSettings() {
+  return {
+    model: $("chat-model").value.trim(),
+    base_url: $("chat-base-url").value.trim(),
+    api_key: $("chat-key").value,
+    agent: $("chat-agent").value || null,
+  };
+}
+
+const CHAT_SUMMARY = {
+  request: (d) => `request to the model (${(d.request.messages || []).length} messages, ${(d.request.tools || []).length} tools)`,
+  response: (d) => (d.message.tool_calls || []).length ? `model calls ${d.message.tool_calls.map((c) => c.function.name).join(", ")}` : "model answers",
+  callback: (d) => `${d.callback}${d.output ? " answered" : ""}`,
+  tool_call: (d) => `${d.tool}(${typeof d.args === "string" ? d.args : JSON.stringify(d.args)}) → ${d.success === false ? "failed" : "ok"}`,
+  tool_result: (d) => `${d.tool} finished`,
+  transfer: (d) => `transfer: ${d.from} → ${d.to}`,
+  end_session: () => "end_session: the conversation ended",
+  guardrail: (d) => `guardrail: ${d.reason}`,
+  reply: (d) => d.text,
+  note: (d) => d.text,
+};
+
+function chatItem(kind, agent, summary, detail) {
+  const li = document.createElement("li");
+  li.className = `chat-${kind}`;
+  const box = document.createElement("details");
+  const head = document.createElement("summary");
+  if (agent) head.insertAdjacentHTML("beforeend", `<span class="badge">${escapeHtml(agent)}</span> `);
+  head.append(summary);
+  box.append(head);
+  if (detail !== undefined) {
+    const body = document.createElement("pre");
+    body.textContent = JSON.stringify(detail, null, 2);
+    box.append(body);
+  }
+  li.append(box);
+  return li;
+}
+
+function showChatTurn(turn) {
+  const log = $("chat-log");
+  log.append(chatItem("user", "you", turn.user));
+  for (const event of turn.events) {
+    const describe = CHAT_SUMMARY[event.kind] || (() => event.kind);
+    const changed = deltaKeys(event.state_delta);
+    const summary = describe(event) + (changed.length ? `  Δ ${changed.join(", ")}` : "");
+    log.append(chatItem(event.kind, event.agent, summary, event));
+  }
+  if (turn.error) log.append(chatItem("error", "", errorText(turn.error), turn.error));
+  if (turn.reply && !turn.events.some((e) => e.kind === "reply")) log.append(chatItem("reply", turn.agent, turn.reply));
+  log.lastElementChild && log.lastElementChild.scrollIntoView({ block: "nearest" });
+}
+
+async function sendChat() {
+  const text = $("chat-text").value;
+  if (!text.trim() || state.busy) return;
+  const turn = await busy("the model is answering…", () => api("/api/chat", { text, ...chatSettings(), edits: edited() }));
+  $("chat-text").value = "";
+  showChatTurn(turn);
+  state.session = turn.session;
+  await loadTimeline();
+}
+
+async function resetChat() {
+  await api("/api/chat/reset", {});
+  $("chat-log").replaceChildren();
+  status("a new conversation starts with the next message");
+}
+
 // -- files -------------------------------------------------------------------------------------
 function showPanes() {
   $("try").hidden = state.kind !== "tool";
@@ -605,6 +677,8 @@ async function loadFiles() {
     $("app-info").textContent = `app: ${app.name} · agent: ${app.agent || "(none)"} · fakes ${app.fakes ? "on" : "off"}` +
       (app.toolsets.length ? ` · toolsets: ${app.toolsets.join(", ")}` : "");
     $("state-label").textContent = "Session state (JSON, applied over the stored state; a new session starts from the app's declared defaults)";
+    $("chat-agent-label").hidden = !(app.agents || []).length;
+    $("chat-agent").replaceChildren(...(app.agents || []).map((name) => new Option(name, name, name === app.agent, name === app.agent)));
   }
   const groups = $("groups");
   groups.replaceChildren();
@@ -705,6 +779,15 @@ function wire() {
   $("form").addEventListener("input", keepValues);
   $("form").addEventListener("change", keepValues);
   $("run").addEventListener("click", () => run().catch(report));
+  $("chat-send").addEventListener("click", () => sendChat().catch(report));
+  $("chat-reset").addEventListener("click", () => resetChat().catch(report));
+  $("chat-text").addEventListener("keydown", (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key === "Enter") {
+      event.preventDefault();
+      event.stopPropagation();
+      sendChat().catch(report);
+    }
+  });
   for (const id of ["cancel", "cancel-turn"]) $(id).addEventListener("click", () => cancel().catch(report));
   document.addEventListener("keydown", (event) => {
     if (!(event.ctrlKey || event.metaKey)) return;

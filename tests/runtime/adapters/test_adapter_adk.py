@@ -13,6 +13,7 @@ import pytest
 from google.adk.agents import LlmAgent
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
+from google.adk.tools import ToolContext
 from google.genai import types
 
 from runtime import Runtime
@@ -30,18 +31,37 @@ def seen() -> dict:
 '''
 
 
-@pytest.fixture
+ADD_POINTS = '''
+def add_points(points: int) -> dict:
+    """Adds loyalty points."""
+    context.state["points"] = context.state.get("points", 0) + points
+    return {"points": context.state["points"]}
+'''
+
+
+def native_add_points(points: int, tool_context: ToolContext) -> dict:
+    """Adds loyalty points (ADK's own FunctionTool, for comparison)."""
+    tool_context.state["points"] = tool_context.state.get("points", 0) + points
+    return {"points": tool_context.state["points"]}
+
+
+@pytest.fixture(scope="module")
 def runtime() -> Iterator[Runtime]:
     with Runtime(store="memory://") as rt:
         rt.add_tool(LOYALTY)
         rt.add_tool(SEEN)
+        rt.add_tool(ADD_POINTS)
         yield rt
 
 
 async def turn(
-    runtime: Runtime, service: InMemorySessionService, turns: list[types.Content], text_in: str
+    runtime: Runtime,
+    service: InMemorySessionService,
+    turns: list[types.Content],
+    text_in: str,
+    tools: list[Any] | None = None,
 ) -> list[Any]:
-    agent = LlmAgent(name="loyalty_agent", model=ScriptedLlm(turns=turns), tools=adk_tools(runtime))
+    agent = LlmAgent(name="loyalty_agent", model=ScriptedLlm(turns=turns), tools=tools or adk_tools(runtime))
     runner = Runner(agent=agent, app_name="shop", session_service=service)
     message = types.Content(role="user", parts=[types.Part(text=text_in)])
     return [event async for event in runner.run_async(user_id="u1", session_id="s1", new_message=message)]
@@ -122,6 +142,35 @@ def test_a_failure_is_an_error_response_for_the_model(runtime: Runtime) -> None:
         assert responses(events)[0]["error"].startswith("invalid_arguments: ")
 
     asyncio.run(scenario())
+
+
+def calls(name: str, *points: int) -> types.Content:
+    """One model response calling ``name`` once per value, with ids c0, c1, ..."""
+    parts = [
+        types.Part(function_call=types.FunctionCall(name=name, args={"points": value}, id=f"c{index}"))
+        for index, value in enumerate(points)
+    ]
+    return types.Content(role="model", parts=parts)
+
+
+@pytest.mark.parametrize("name", ["add_points", "native_add_points"])
+def test_calls_of_one_response_see_the_writes_before_them_as_adks_own_tools_do(
+    runtime: Runtime, name: str
+) -> None:
+    async def scenario() -> dict[str, Any]:
+        service = InMemorySessionService()
+        await service.create_session(app_name="shop", user_id="u1", session_id="s1")
+        tools = [native_add_points] if name == "native_add_points" else None
+        events = await turn(runtime, service, [calls(name, 1, 2), text("ok")], "add", tools)
+        # run at once, in either order: the second sees the first's write
+        assert sorted(response["points"] for response in responses(events)) in ([1, 3], [2, 3])
+        # a later invocation whose model repeats the id c0 with other arguments runs anew
+        events = await turn(runtime, service, [calls(name, 100), text("ok")], "add", tools)
+        assert responses(events) == [{"points": 103}]
+        stored = await service.get_session(app_name="shop", user_id="u1", session_id="s1")
+        return dict(stored.state)
+
+    assert asyncio.run(scenario()) == {"points": 103}
 
 
 @pytest.mark.slow

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
 
+from runtime import Runtime
 from runtime._schema import derive_spec
 from runtime._schema.arguments import ArgumentValidator, validate_arguments
 from sandbox.common.errors import InvalidArguments
@@ -54,6 +59,78 @@ def test_strict_mode_nulls_mean_absent() -> None:
     assert validate_arguments(PARAMETERS, args) == {"city": "Porto", "note": None}
     with pytest.raises(InvalidArguments, match="city"):
         validate_arguments(PARAMETERS, {"city": None})
+
+
+NESTED = '''
+from dataclasses import dataclass
+from pydantic import BaseModel
+
+@dataclass
+class Line:
+    sku: str
+    qty: int = 1
+
+class Order(BaseModel):
+    lines: list[Line]
+    note: str = "none"
+    by_key: dict[str, Line] = {}
+
+def place(order: Order, pair: tuple[Line, int] = (Line("z"), 0), rush: bool = False) -> dict:
+    """Places an order."""
+    return {"qty": [line.qty for line in order.lines], "note": order.note, "rush": rush,
+            "by_key": {key: line.qty for key, line in order.by_key.items()}, "pair": pair[0].qty}
+'''
+
+
+def nulled_optionals(strict: dict[str, Any], derived: dict[str, Any]) -> set[str]:
+    """Where strict mode made an optional field nullable that the derived schema refuses null for."""
+    strict_defs, derived_defs = strict.get("$defs", {}), derived.get("$defs", {})
+
+    def resolved(node: Any, defs: dict[str, Any]) -> Any:
+        return defs[node["$ref"].rsplit("/", 1)[-1]] if isinstance(node, dict) and "$ref" in node else node
+
+    def walk(mine: Any, own: Any, path: str) -> Iterator[str]:
+        mine, own = resolved(mine, strict_defs), resolved(own, derived_defs)
+        if not isinstance(mine, dict) or not isinstance(own, dict):
+            return
+        optional = set(own.get("properties", {})) - set(own.get("required", ()))
+        for name, sub in mine.get("properties", {}).items():
+            theirs = own["properties"][name]
+            if name in optional and "null" in json.dumps(sub) and "null" not in json.dumps(theirs):
+                yield f"{path}.{name}".lstrip(".")
+            yield from walk(sub, theirs, f"{path}.{name}")
+        for key in ("items", "additionalProperties"):
+            yield from walk(mine.get(key), own.get(key), f"{path}[]")
+        for index, pair in enumerate(
+            zip(mine.get("prefixItems", ()), own.get("prefixItems", ()), strict=True)
+        ):
+            yield from walk(*pair, f"{path}[{index}]")
+
+    return set(walk(strict, derived, ""))
+
+
+def test_strict_mode_nulls_take_the_default_at_every_depth(rt: Runtime) -> None:
+    tool = rt.add_tool(NESTED)
+    strict = tool.schema("responses", strict=True)["parameters"]
+    derived = tool.spec.parameters
+    # every optional field strict mode made nullable, at each depth, is one the call below nulls
+    # (a dict's values have no strict schema: nulled there too, as a non-strict model may)
+    assert nulled_optionals(strict, derived) == {
+        "pair",
+        "rush",
+        "order.note",
+        "order.by_key",
+        "order.lines[].qty",
+        "pair[0].qty",
+    }
+    line = {"sku": "a", "qty": None}
+    args = {"order": {"lines": [line], "note": None, "by_key": {"k": line}}, "pair": [line, 3], "rush": None}
+    result = rt.call("place", args)
+    assert result.success, result.error
+    assert result.output == {"qty": [1], "note": "none", "rush": False, "by_key": {"k": 1}, "pair": 1}
+    # a null for a required field is still refused, at any depth
+    refused = rt.call("place", {"order": {"lines": [{"sku": None}]}})
+    assert refused.error is not None and "order.lines.0.sku" in refused.error.message
 
 
 ANNOTATED = '''

@@ -136,7 +136,7 @@ def _no_rpc(target: str, method: str, params: dict) -> None:
             "import json, numpy as np\nfrom google.protobuf import any_pb2\n",
             {"json", "numpy", "google.protobuf"},
         ),
-        ("import subprocess\nimport numpyish\nfrom .numpy import x\n", set()),
+        ("import socket\nimport numpyish\nfrom .numpy import x\n", set()),
         ("import os\nfrom pathlib import Path\n", {"os", "os.path", "pathlib"}),
         ("import urllib\n", {"urllib.parse"}),
         ("from collections import abc\n", {"collections", "collections.abc"}),
