@@ -10,7 +10,7 @@ call's events atomically, only when the call succeeds. A call that may touch ``a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -100,6 +100,7 @@ class Runtime:
         initial_state: dict[str, Any] | None = None,
         tool_execution_mode: ToolExecutionMode = "SEQUENTIAL",
         tool_environment: dict[str, str] | None = None,
+        agents: Collection[str] | None = None,
     ) -> None:
         """Raises ``IsolationUnavailable`` where the machine lacks a wall of the process sandbox,
         unless ``allow_weak_isolation`` (then it warns once per process and runs without it).
@@ -109,10 +110,12 @@ class Runtime:
         response run (``call_many``, turns, the protocol adapters): an app's runtime has the app's
         (CES's default is ``PARALLEL``); ``SEQUENTIAL`` by default, so that a host's calls see
         each other's changes unless it asks otherwise. ``tool_environment`` is what tools read in
-        ``os.environ``/``os.getenv`` (strings only; none by default), each call from a fresh copy."""
+        ``os.environ``/``os.getenv`` (strings only; none by default), each call from a fresh copy.
+        ``agents``: the agents ``transfer_to_agent`` may name (an app's; None: any name)."""
         if walls not in WALLS_MODES:
             raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
         self.walls = walls
+        self.agents = frozenset(agents) if agents is not None else None
         self.tool_execution_mode = parse_tool_execution_mode(tool_execution_mode)
         self.pool = WorkerPool(size=pool_size, reuse=reuse_workers, allow_weak_isolation=allow_weak_isolation)
         self.limits = limits or Limits()
@@ -418,7 +421,10 @@ class Runtime:
         call_id = call_id or context.get("function_call_id") or new_id("call")
         if name in SYSTEM_TOOLS and self.registry.find(name) is None:  # CES carries it out itself
             state = dict(context.get("state") or {})
-            output = system_answer(name, args or {})
+            try:
+                output = system_answer(name, args or {}, self.agents)
+            except ToolpenError as error:
+                return ToolResult(False, error=error, call_id=call_id, session_id=session_id, state=state)
             return ToolResult(True, output, call_id=call_id, session_id=session_id, state=state)
         try:
             tool = self.registry.get(name)

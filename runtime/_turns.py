@@ -104,7 +104,7 @@ def _model_step(
     in for the scripted response), then ``after_model`` with the response (the script's calls as
     function calls, or its ``reply``); the calls to run (none: the response ends the turn), or
     None when a callback failed. ``contents`` grows by the response."""
-    request: dict[str, Any] = {"contents": list(contents)}
+    request: dict[str, Any] = {"contents": list(contents), "config": _request_config(rt)}
     parts = [{"function_call": {"name": call.tool, "args": call.args}} for call in selected]
     response: dict[str, Any] = {"content": {"role": "model", "parts": parts or [{"text": reply or ""}]}}
     for kind in ("before_model", "after_model"):
@@ -129,6 +129,16 @@ def _model_step(
     ]
     contents.append(content)
     return calls
+
+
+def _request_config(rt: Runtime) -> dict[str, Any]:
+    """The model call's ``config`` as a callback receives it: the runtime's tools declared (CES and
+    ADK always send one; callbacks call ``llm_request.config.hide_tool(...)`` on it)."""
+    declarations = [
+        {"name": tool.name, "description": tool.spec.description, "parameters": tool.spec.parameters}
+        for tool in rt.registry
+    ]
+    return {"tools": [{"function_declarations": declarations}]}
 
 
 def _function_response(answered: TurnCall) -> dict[str, Any]:

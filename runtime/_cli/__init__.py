@@ -16,6 +16,7 @@ from runtime._cli.app import app
 
 COMMAND_MODULES = (
     "apps",
+    "app_test",
     "chat",
     "doctor",
     "mcp",

@@ -7,6 +7,8 @@ malformed app or archive is reported as ``error: <kind>: <file>: <member>: ...``
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,13 +24,14 @@ if TYPE_CHECKING:
     from runtime._results import ToolResult
     from runtime._runtime import Runtime
     from runtime.app import App
+    from runtime.app._loader import AppEvaluation
     from sandbox.common.walls import WallsMode
 
 EXIT_UNUSABLE = 2
 
 app_commands = typer.Typer(
     name="app",
-    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, eval, unpack, pack.",
+    help="Work on an exported CX Agent Studio app (zip or folder): check, schema, run, turn, eval, test, unpack, pack.",
     no_args_is_help=True,
     epilog=example("toolpen app check export.zip"),
 )
@@ -55,6 +58,9 @@ FakesOption = Annotated[
 ]
 AllowHostOption = Annotated[
     list[str] | None, typer.Option("--allow-host", help="Let HTTP reach HOST[:PORT] (repeatable).")
+]
+EvalStoreOption = Annotated[
+    str, typer.Option("--store", help="Session store URL (default: in memory, nothing kept).")
 ]
 AuthOption = Annotated[
     list[str] | None,
@@ -83,7 +89,7 @@ RetriesOption = Annotated[
 ]
 
 
-def _load(path: Path) -> App:
+def load_or_exit(path: Path) -> App:
     """The app, or exit 2 after saying what is wrong with it."""
     from runtime.app import load_app
 
@@ -107,7 +113,7 @@ def read_auth(items: list[str] | None) -> dict[str, str]:
     return secrets
 
 
-def _runtime(
+def app_runtime_for(
     loaded: App,
     store: str,
     agent: str | None,
@@ -139,7 +145,7 @@ def check_command(app_path: AppArgument, walls: WallsOption = "all") -> None:
     from runtime.app import check_app
     from runtime.app._crosscheck import code_files
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     findings = check_app(loaded, walls=walls)
     for finding in findings:
         typer.echo(finding.format())
@@ -166,7 +172,7 @@ def schema_command(
     from runtime._openapi_toolset import OpenApiToolset
     from runtime._schema import derive_spec
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     definitions = []
     try:
         specs = []
@@ -221,12 +227,12 @@ def run_command(
     from runtime._cli.run import exit_code, print_result, spinner
     from runtime._results import ToolResult
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     try:
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
         with (
-            _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
+            app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
             spinner(f"running {tool} ..."),
         ):
             result = rt.call(tool, call_args, context=call_context, session_id=session)
@@ -268,7 +274,7 @@ def turn_command(
     from runtime._results import ToolResult
     from runtime._turns import play_turn
 
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     steps: list[tuple[str, ToolResult]] = []
     state: dict[str, Any] = {}
     try:
@@ -276,7 +282,7 @@ def turn_command(
         context = dict(script.get("context") or {})
         context["state"] = {**loaded.initial_state(), **(context.get("state") or {})}
         session_id = session or str(script.get("session") or "turn")
-        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+        with app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
             steps = play_turn(rt, {**script, "context": context}, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:
@@ -350,7 +356,7 @@ def eval_command(
     fakes: FakesOption = False,
     allow_host: AllowHostOption = None,
     auth: AuthOption = None,
-    store: Annotated[str, typer.Option("--store", help="Session store URL.")] = "memory://",
+    store: EvalStoreOption = "memory://",
     as_json: JsonOption = False,
     walls: WallsOption = "all",
     model: Annotated[
@@ -371,32 +377,25 @@ def eval_command(
     evaluation runs in a new session from the declared defaults. Exit 0 when no check failed, 1
     when one did, 2 when the app is unusable or names no such evaluation.
     """
-    from runtime.app._golden import replay_golden
-
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     unknown = sorted(set(names or []) - set(loaded.evaluations))
     if unknown:
         typer.echo(f"error: no evaluation named {', '.join(map(repr, unknown))} in the app", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
-    report: list[dict[str, Any]] = []
-    try:
-        client = None
-        if model is not None:
-            from runtime._cli.chat import model_client
+    runtime = partial(app_runtime_for, loaded, store, agent, fakes, allow_host, auth, walls)
+    if model is None:
+        report = replay_goldens_or_exit(runtime, chosen)
+    else:
+        from runtime._cli.chat import eval_with_model, model_client
 
+        try:
             client = model_client(base_url, api_key, timeout, retries)
-        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
-            if model is not None:
-                from runtime._cli.chat import eval_with_model
-
+            with runtime() as rt:
                 report = eval_with_model(loaded, chosen, rt, client, model, agent)
-            for number, evaluation in enumerate(chosen if model is None else [], 1):
-                checks = replay_golden(rt, evaluation, f"evaluation-{number}")
-                report.append({"name": evaluation.display_name, "checks": [c.to_dict() for c in checks]})
-    except ToolpenError as error:
-        typer.echo(f"error: {error.kind}: {error.message}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        except ToolpenError as error:
+            typer.echo(f"error: {error.kind}: {error.message}", err=True)
+            raise typer.Exit(EXIT_UNUSABLE) from None
     failed = any(check["status"] == "failed" for item in report for check in item["checks"])
     if as_json:
         typer.echo(json.dumps({"success": not failed, "evaluations": report}, ensure_ascii=False))
@@ -408,6 +407,21 @@ def eval_command(
                 typer.echo(f"  turn {check['turn']}  {check['what']}: {check['status']}{detail}")
         _summary(report)
     raise typer.Exit(1 if failed else 0)
+
+
+def replay_goldens_or_exit(
+    make_runtime: Callable[[], Runtime], chosen: list[AppEvaluation]
+) -> list[dict[str, Any]]:
+    """``[{"name", "checks"}]`` of each chosen evaluation replayed, or exit 2 saying why it could not be."""
+    from runtime.app._golden import replay_goldens
+
+    try:
+        with make_runtime() as rt:
+            replayed = replay_goldens(rt, chosen)
+    except ToolpenError as error:
+        typer.echo(f"error: {error.kind}: {error.message}", err=True)
+        raise typer.Exit(EXIT_UNUSABLE) from None
+    return [{"name": name, "checks": [check.to_dict() for check in checks]} for name, checks in replayed]
 
 
 def _summary(report: list[dict[str, Any]]) -> None:

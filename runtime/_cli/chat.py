@@ -30,9 +30,9 @@ from runtime._cli.apps import (
     ModelOption,
     RetriesOption,
     TimeoutOption,
-    _load,
-    _runtime,
     app_commands,
+    app_runtime_for,
+    load_or_exit,
 )
 from runtime._cli.setup import WallsOption
 from sandbox.common.errors import InvalidArguments, ToolpenError
@@ -98,11 +98,11 @@ def chat_command(
     Exit 0 when every turn went through, 1 when one failed (the model endpoint, a callback), 2
     when the app or the options are unusable.
     """
-    loaded = _load(app_path)
+    loaded = load_or_exit(app_path)
     failed = False
     try:
         client = model_client(base_url, api_key, timeout, retries)
-        with _runtime(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+        with app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
             chat = new_chat(rt, loaded, client, model, agent, session)
             shown: set[str] = set()
             _prompt(as_json, chat.agent)

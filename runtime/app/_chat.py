@@ -430,12 +430,12 @@ def _model_settings(app: App, agent: str) -> dict[str, Any]:
     while name is not None and name not in seen:
         seen.add(name)
         settings = app.agent(name).resource.model_settings
-        if settings and settings.get("temperature") is not None:
-            return {"temperature": settings["temperature"]}
+        if settings is not None and settings.temperature is not None:
+            return {"temperature": settings.temperature}
         name = next((other for other, a in app.agents.items() if name in a.resource.child_agents), None)
     settings = app.resource.model_settings
-    if settings and settings.get("temperature") is not None:
-        return {"temperature": settings["temperature"]}
+    if settings is not None and settings.temperature is not None:
+        return {"temperature": settings.temperature}
     return {}
 
 

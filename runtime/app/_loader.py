@@ -341,8 +341,11 @@ def parse_resource(
     try:
         data = json.loads(text) if path.endswith(".json") else yaml.safe_load(text)
     except (json.JSONDecodeError, yaml.YAMLError) as error:
+        message = getattr(model, "CES_MESSAGE", model.__name__)
         raise InvalidApp(
-            f"{path}: not valid {'JSON' if path.endswith('.json') else 'YAML'}: {error}"
+            f"{path}: {_syntax_problem(error)} (CES expects the {message} resource as one "
+            f"{'JSON' if path.endswith('.json') else 'YAML'} object)",
+            line=_error_line(error),
         ) from None
     if not isinstance(data, dict):
         raise InvalidApp(
@@ -358,6 +361,23 @@ def parse_resource(
     return resource
 
 
+def _syntax_problem(error: json.JSONDecodeError | yaml.YAMLError) -> str:
+    """A parse error as ``not valid JSON at line L, column C: what`` (YAML: its problem and mark)."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"not valid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+    return f"not valid YAML{where}: {problem}"
+
+
+def _error_line(error: json.JSONDecodeError | yaml.YAMLError) -> int:
+    if isinstance(error, json.JSONDecodeError):
+        return error.lineno
+    mark = getattr(error, "problem_mark", None)
+    return mark.line + 1 if mark is not None else 1
+
+
 def _problem(item: Any) -> str:
     """One validation error as ``member: what is wrong (what CES expects)``."""
     where = ".".join(str(part) for part in item["loc"]) or "(file)"
@@ -371,6 +391,8 @@ def _problem(item: Any) -> str:
         "model_type": "CES expects an object",
         "int_type": "CES expects an integer",
         "int_parsing": "CES expects an integer",
+        "float_type": "CES expects a number",
+        "float_parsing": "CES expects a number",
         "literal_error": "",
     }.get(item["type"])
     return f"{where}: {message} ({expected})" if expected else f"{where}: {message}"

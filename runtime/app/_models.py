@@ -6,8 +6,11 @@ which fields each message has, ``CES_MESSAGE`` names the message a model follows
 A member the message lacks is kept (``model_extra``, and the file is packed byte for byte) and
 ``runtime.app._members`` reports it as a warning naming the file and the member: real exports
 carry such members (``_comment_*`` notes, ``tools`` in app.json) and CES imports them, while a
-typo (``beforeModelCallback``) must not drop a callback silently. Settings toolpen does not act
-on (audio, logging, language, guardrails' bodies) are typed as objects and kept as they are. A path-valued member (``pythonCode``, ``instruction``,
+typo (``beforeModelCallback``) must not drop a callback silently. The app's and agents' settings
+(``languageSettings``, ``timeZoneSettings``, ``modelSettings``, ``loggingSettings``,
+``errorHandlingSettings``) are checked member by member too, though toolpen does not act on them;
+others (audio, guardrails' bodies, a tool kind toolpen does not run) are typed as objects and kept
+as they are. A path-valued member (``pythonCode``, ``instruction``,
 ``openApiSchema``, ``globalInstruction``) names a file of the export; ``runtime.app._loader``
 reads it.
 """
@@ -56,6 +59,117 @@ class VariableDeclaration(Message):
         return self.default if self.default is not None else self.schema_.get("default")
 
 
+class LanguageSettings(Message):
+    """``languageSettings`` of the app."""
+
+    CES_MESSAGE = "LanguageSettings"
+
+    default_language_code: str | None = None
+    supported_language_codes: list[str] = Field(default_factory=list)
+    enable_multilingual_support: bool | None = None
+    fallback_action: str | None = None
+
+
+class TimeZoneSettings(Message):
+    """``timeZoneSettings`` of the app."""
+
+    CES_MESSAGE = "TimeZoneSettings"
+
+    time_zone: str | None = None
+
+
+class ModelSettings(Message):
+    """``modelSettings`` of the app or of an agent."""
+
+    CES_MESSAGE = "ModelSettings"
+
+    model: str | None = None
+    temperature: float | None = None
+
+
+class RedactionConfig(Message):
+    CES_MESSAGE = "RedactionConfig"
+
+    enable_redaction: bool | None = None
+    inspect_template: str | None = None
+    deidentify_template: str | None = None
+
+
+class AudioRecordingConfig(Message):
+    CES_MESSAGE = "AudioRecordingConfig"
+
+    gcs_bucket: str | None = None
+    gcs_path_prefix: str | None = None
+
+
+class BigQueryExportSettings(Message):
+    CES_MESSAGE = "BigQueryExportSettings"
+
+    enabled: bool | None = None
+    project: str | None = None
+    dataset: str | None = None
+
+
+class CloudLoggingSettings(Message):
+    CES_MESSAGE = "CloudLoggingSettings"
+
+    enable_cloud_logging: bool | None = None
+
+
+class ConversationLoggingSettings(Message):
+    CES_MESSAGE = "ConversationLoggingSettings"
+
+    disable_conversation_logging: bool | None = None
+    retention_window: str | None = None  # a google.protobuf.Duration in JSON: "86400s"
+
+
+class MetricAnalysisSettings(Message):
+    CES_MESSAGE = "MetricAnalysisSettings"
+
+    llm_metrics_opted_out: bool | None = None
+
+
+class LoggingSettings(Message):
+    """``loggingSettings`` of the app."""
+
+    CES_MESSAGE = "LoggingSettings"
+
+    redaction_config: RedactionConfig | None = None
+    audio_recording_config: AudioRecordingConfig | None = None
+    unredacted_audio_recording_config: AudioRecordingConfig | None = None
+    bigquery_export_settings: BigQueryExportSettings | None = None
+    unredacted_bigquery_export_settings: BigQueryExportSettings | None = None
+    cloud_logging_settings: CloudLoggingSettings | None = None
+    conversation_logging_settings: ConversationLoggingSettings | None = None
+    evaluation_audio_recording_config: AudioRecordingConfig | None = None
+    metric_analysis_settings: MetricAnalysisSettings | None = None
+
+
+class FallbackResponseConfig(Message):
+    CES_MESSAGE = "ErrorHandlingSettings.FallbackResponseConfig"
+
+    custom_fallback_messages: dict[str, str] = Field(default_factory=dict)
+    max_fallback_attempts: int | None = None
+
+
+class EndSessionConfig(Message):
+    CES_MESSAGE = "ErrorHandlingSettings.EndSessionConfig"
+
+    escalate_session: bool | None = None
+
+
+class ErrorHandlingSettings(Message):
+    """``errorHandlingSettings`` of the app: what CES does on a system error (an LLM error, ...)."""
+
+    CES_MESSAGE = "ErrorHandlingSettings"
+
+    error_handling_strategy: (
+        Literal["ERROR_HANDLING_STRATEGY_UNSPECIFIED", "NONE", "FALLBACK_RESPONSE", "END_SESSION"] | None
+    ) = None
+    fallback_response_config: FallbackResponseConfig | None = None
+    end_session_config: EndSessionConfig | None = None
+
+
 class AppResource(Resource):
     """``app.json`` / ``app.yaml``."""
 
@@ -66,14 +180,14 @@ class AppResource(Resource):
     pinned: bool = False
     root_agent: str | None = None
     audio_processing_config: Settings | None = None
-    logging_settings: Settings | None = None
+    logging_settings: LoggingSettings | None = None
     guardrails: list[str] = Field(default_factory=list)
     variable_declarations: list[VariableDeclaration] = Field(default_factory=list)
     predefined_variable_declarations: list[Settings] = Field(default_factory=list)
     global_instruction: str | None = None
-    language_settings: Settings | None = None
-    time_zone_settings: Settings | None = None
-    model_settings: Settings | None = None
+    language_settings: LanguageSettings | None = None
+    time_zone_settings: TimeZoneSettings | None = None
+    model_settings: ModelSettings | None = None
     tool_execution_mode: Literal["TOOL_EXECUTION_MODE_UNSPECIFIED", "PARALLEL", "SEQUENTIAL"] | None = None
     evaluation_metrics_thresholds: Settings | None = None
     default_channel_profile: Settings | None = None
@@ -81,7 +195,7 @@ class AppResource(Resource):
     client_certificate_settings: Settings | None = None
     metadata: Settings | None = None
     locked: bool = False
-    error_handling_settings: Settings | None = None
+    error_handling_settings: ErrorHandlingSettings | None = None
     vpc_sc_settings: Settings | None = None
     evaluation_personas: list[Settings] = Field(default_factory=list)
     evaluation_settings: Settings | None = None
@@ -117,7 +231,7 @@ class AgentResource(Resource):
     display_name: str
     description: str = ""
     instruction: str | None = None
-    model_settings: Settings | None = None
+    model_settings: ModelSettings | None = None
     tools: list[str] = Field(default_factory=list)
     toolsets: list[AgentToolset] = Field(default_factory=list)
     child_agents: list[str] = Field(default_factory=list)

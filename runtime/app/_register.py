@@ -50,6 +50,7 @@ def app_runtime(
         agent_name=chosen.display_name if chosen else "agent",
         initial_state=app.initial_state(),
         tool_execution_mode=parse_tool_execution_mode(app.resource.tool_execution_mode),
+        agents=transfer_targets(app),
     )
     try:
         register_app(rt, app, chosen.display_name if chosen else None, fakes=fakes, auth=auth)
@@ -57,6 +58,12 @@ def app_runtime(
         rt.close()
         raise
     return rt
+
+
+def transfer_targets(app: App) -> list[str]:
+    """The names ``transfer_to_agent`` may give: each agent's displayName, and its folder's name
+    (the agent's id in the export, which a resource name ends with)."""
+    return [*app.agents, *(agent.resource_path.split("/")[1] for agent in app.agents.values())]
 
 
 def register_app(

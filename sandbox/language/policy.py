@@ -331,7 +331,16 @@ class ToolPolicy(RestrictingNodeTransformer):
             self._check_pattern_reference(node.value)
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
-        """As RestrictedPython; ``getattr``/``setattr``/``delattr`` of a constant refused name are refused here already."""
+        """As RestrictedPython; ``getattr``/``setattr``/``delattr`` of a constant refused name are refused here
+        already; ``eval``/``exec`` refused (as RestrictedPython does) with what to do instead."""
+        if isinstance(node.func, ast.Name) and node.func.id in ("eval", "exec"):
+            self.error(
+                node,
+                f"{node.func.id}() is not allowed: code made from text at run time is beyond what the language"
+                " wall can check; compute the value in code (a dict of functions for a choice), or run with"
+                " --walls process (plain CPython behind the process wall, as CES runs it)",
+            )
+            return node
         if isinstance(node.func, ast.Name) and node.func.id in _NAMED_ACCESS and len(node.args) >= 2:
             name = node.args[1]
             if isinstance(name, ast.Constant) and isinstance(name.value, str):

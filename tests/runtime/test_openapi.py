@@ -342,3 +342,31 @@ def test_relative_server_needs_an_override() -> None:
 )
 def test_snake_case(text: str, snake: str) -> None:
     assert snake_case(text) == snake
+
+
+def test_a_30_exclusive_flag_without_its_bound_is_taken_as_no_bound() -> None:
+    """FastAPI writes `exclusiveMinimum: true` alone into 3.0 documents CES imports (nova_horizon_bot_v2);
+    draft 4 makes `minimum` its dependency, so the validator alone would refuse the document."""
+    amount = {"type": "number", "exclusiveMinimum": True, "nullable": True}
+    floor = {"type": "number", "exclusiveMinimum": True, "minimum": 0}
+    schema = {"type": "object", "properties": {"amount": amount, "floor": floor}}
+    doc = {
+        "openapi": "3.0.0",
+        "info": {"title": "x", "version": "1"},
+        "components": {"schemas": {"Create": schema}},  # where the validator checks a schema's keywords
+        "paths": {
+            "/a": {
+                "post": {
+                    "operationId": "create",
+                    "requestBody": {
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Create"}}}
+                    },
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    [tool] = OpenApiToolset.from_dict("svc", doc).tools
+    body = tool.spec.parameters["properties"]["body"]["properties"]
+    assert body["amount"] == {"type": ["number", "null"]}
+    assert body["floor"] == {"type": "number", "exclusiveMinimum": 0}

@@ -60,3 +60,22 @@ def test_an_end_session_step_of_a_real_export_s_golden_passes(tmp_path) -> None:
         for call in calls:
             result = rt.call("end_session", call.get("args") or {}, session_id="golden")
             assert result.success, result.error
+
+
+def test_a_transfer_names_an_agent_of_the_app() -> None:
+    """ADK refuses a transfer to an agent not in its tree; CES's TransferAgent must be in the same app."""
+    from runtime.app import app_runtime, load_app
+    from tests.conftest import ROOT
+
+    with app_runtime(load_app(ROOT / "samples/apps/Customer_Service")) as rt:
+        results = [
+            rt.call("transfer_to_agent", {"agent_name": name}, session_id="s")
+            for name in ("Loyalty Desk", "Loyalty_Desk", "Billing")
+        ]
+    assert [result.success for result in results] == [True, True, False]
+    error = results[2].error
+    assert error is not None and error.kind == "invalid_arguments"
+    assert error.message == (
+        "transfer_to_agent: no agent named 'Billing' in the app (CES transfers to an agent of the same app, "
+        "by its displayName: 'Front Desk', 'Front_Desk', 'Loyalty Desk', 'Loyalty_Desk')"
+    )

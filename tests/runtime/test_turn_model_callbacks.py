@@ -19,6 +19,8 @@ def before_model_callback(callback_context, llm_request):
     seen = callback_context.state.get("requests", "")
     kinds = [type(llm_request).__name__, str(len(llm_request.contents))]
     callback_context.state["requests"] = seen + ",".join(kinds) + ";"
+    llm_request.config.hide_tool("transfer_to_agent")  # as polymorphic_pizza's does: CES sends a config
+    callback_context.state["declared"] = [d.name for d in llm_request.config.tools[0].function_declarations]
     return None
 
 
@@ -48,3 +50,4 @@ def test_a_turn_drives_the_model_callbacks(rt: Runtime) -> None:
     state = rt.store.require_session("s").state
     # the first request holds the user's content, the second also the call and its response
     assert state["requests"] == "LlmRequest,1;LlmRequest,3;" and state["flag"] == "x"
+    assert state["declared"] == ["set_flag"]

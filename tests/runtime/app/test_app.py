@@ -188,6 +188,16 @@ def test_a_malformed_agent_names_its_file_and_member(copy: Path, change: dict, m
             {"displayName": 7},
             r"add_points_golden.json: displayName: Input should be a valid string",
         ),
+        (
+            "app.json",
+            {"modelSettings": {"temperature": "hot"}},
+            r"app.json: modelSettings.temperature: .*\(CES expects a number\)",
+        ),
+        (
+            "app.json",
+            {"errorHandlingSettings": {"errorHandlingStrategy": "RETRY"}},
+            r"app.json: errorHandlingSettings.errorHandlingStrategy: Input should be .*'FALLBACK_RESPONSE'",
+        ),
     ],
 )
 def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
@@ -222,6 +232,19 @@ def test_a_malformed_guardrail_or_evaluation_names_its_file_and_member(
             {"golden": {"turns": [{"steps": [{"userInputs": {"text": "hi"}}]}]}},
             "golden.turns[0].steps[0].userInputs",
             "did you mean 'userInput'?",
+        ),
+        (
+            "app.json",
+            {"languageSettings": {"defaultLanguageCode": "en", "suportedLanguageCodes": ["pt"]}},
+            "languageSettings.suportedLanguageCodes",
+            "CES's LanguageSettings (CES's import ignores it; kept as it is, `toolpen app pack` writes the "
+            "file back byte for byte); did you mean 'supportedLanguageCodes'?",
+        ),
+        (
+            "app.json",
+            {"loggingSettings": {"conversationLoggingSettings": {"disableLogging": True}}},
+            "loggingSettings.conversationLoggingSettings.disableLogging",
+            "CES's ConversationLoggingSettings",
         ),
     ],
 )
@@ -325,7 +348,14 @@ def test_yaml_resources_read_like_json(copy: Path) -> None:
     )
     assert app.initial_state() == load_app(APP).initial_state()
     (copy / "app.yaml").write_text("displayName: [unclosed")
-    with pytest.raises(InvalidApp, match="app.yaml: not valid YAML"):
+    with pytest.raises(InvalidApp, match="app.yaml: not valid YAML at line 1, column 23: .*") as caught:
+        load_app(copy)
+    assert caught.value.message.endswith("(CES expects the App resource as one YAML object)")
+    (copy / "app.yaml").unlink()
+    (copy / "app.json").write_text('{"displayName": "x",\n  "rootAgent": }')
+    with pytest.raises(
+        InvalidApp, match=r"app.json: not valid JSON at line 2, column 16: Expecting value \(CES"
+    ):
         load_app(copy)
 
 
@@ -446,6 +476,43 @@ def test_a_golden_replays_its_tool_steps_and_skips_the_models(copy: Path) -> Non
         "loyalty_points: expected 150, got None; email: expected '[email]', got None"
     )
     assert failed["updatedVariables"].startswith("customer_profile: expected {")
+
+
+def test_a_golden_turn_runs_the_agents_callbacks_and_reads_state_as_ces_goldens_expect(copy: Path) -> None:
+    """Each golden turn runs the agent's before_agent callbacks first (Front Desk's greets and sets
+    ``greeted``); ``updatedVariables`` before any call reads the declared defaults; an object
+    matches when its given members do (bella_notte's goldens name a few members of a bigger
+    state); a ``toolCall`` without ``args`` of a tool that needs some is the model's to choose."""
+    from runtime.app._golden import replay_golden
+
+    golden = json.loads((copy / EVALUATION).read_text())
+    golden["golden"]["turns"].insert(
+        0,
+        {
+            "steps": [
+                {"userInput": {"text": "Hi"}},
+                {
+                    "expectation": {
+                        "updatedVariables": {"greeted": "true", "customer_profile": {"plan": "Gold"}}
+                    }
+                },
+                {"expectation": {"toolCall": {"tool": "update_customer_loyalty_points"}}},
+                {"expectation": {"updatedVariables": {"customer_profile": {"plan": "Standard"}}}},
+            ]
+        },
+    )
+    edit_json(copy / EVALUATION, golden)
+    edited = load_app(copy)
+    with app_runtime(edited) as rt:
+        checks = [
+            (c.turn, c.what, c.status)
+            for c in replay_golden(rt, edited.evaluations["add_points_golden"], "g")
+        ]
+    assert checks[:3] == [
+        (1, "updatedVariables", "passed"),
+        (1, "toolCall update_customer_loyalty_points", "skipped"),
+        (1, "updatedVariables", "failed"),
+    ]
 
 
 def test_a_resource_given_as_a_terraform_template_is_skipped_with_a_note(copy: Path) -> None:

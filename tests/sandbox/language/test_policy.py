@@ -37,6 +37,19 @@ def test_syntax_errors_are_invalid_source() -> None:
     assert [d.code for d in policy_diagnostics("def tool(:\n")] == ["syntax"]
 
 
+def test_eval_and_exec_are_refused_saying_what_to_do_instead() -> None:
+    """bella_notte's slot engine calls eval(): the refusal names the way out, and the inside of the
+    call is not compiled (it is refused whole)."""
+    source = "def tool(s: str):\n    return eval(s)(1), exec(s)\n"
+    diagnostics = policy_diagnostics(source)
+    assert [(d.line, d.col) for d in diagnostics] == [(2, 12), (2, 24)]
+    for diagnostic, name in zip(diagnostics, ("eval", "exec"), strict=True):
+        assert diagnostic.message.startswith(f"{name}() is not allowed")
+        assert "--walls process" in diagnostic.message
+    with pytest.raises(PolicyViolation):
+        compile_tool(source)
+
+
 def test_compile_tool_reports_the_first_problem() -> None:
     with pytest.raises(PolicyViolation) as caught:
         compile_tool("a = 1\nimport socket\nx.__globals__\ny.__code__\n")
