@@ -97,9 +97,7 @@ def test_every_compile_time_problem_is_listed_with_line_and_column(tmp_path: Pat
     )
     done = toolpen("run", str(tool), "--store", "memory://", cwd=tmp_path)
     assert done.returncode == 2
-    assert (
-        f'{tool}:1:1: error: import of module "socket" is not allowed' in done.stdout
-    )
+    assert f'{tool}:1:1: error: import of module "socket" is not allowed' in done.stdout
     assert f'{tool}:5:12: error: "__globals__" is not available' in done.stdout
     as_json = json.loads(toolpen("run", str(tool), "--json", "--store", "memory://", cwd=tmp_path).stdout)
     assert [(p["line"], p["col"]) for p in as_json["problems"]] == [(1, 1), (5, 12)]
