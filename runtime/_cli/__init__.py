@@ -31,7 +31,7 @@ COMMAND_MODULES = (
 """One module per command or command group, in `runtime/_cli/`."""
 
 COMMANDS: dict[str, tuple[str, ...]] = {
-    "app": ("apps", "chat"),
+    "app": ("apps", "app_test", "chat"),
     "check": ("schema",),
     "doctor": ("doctor",),
     "mcp": ("mcp",),

@@ -274,13 +274,16 @@ def test_temperature_is_inherited_from_the_parent_agent_then_the_app() -> None:
     from dataclasses import replace
 
     from runtime.app._chat import _model_settings
+    from runtime.app._models import ModelSettings
 
     front = SERVICE.agents["Front Desk"]
     warmer = replace(
-        front, resource=front.resource.model_copy(update={"model_settings": {"temperature": 0.2}})
+        front, resource=front.resource.model_copy(update={"model_settings": ModelSettings(temperature=0.2)})
     )
     app = replace(SERVICE, agents={**SERVICE.agents, "Front Desk": warmer})
     assert _model_settings(app, "Loyalty Desk") == {"temperature": 0.2}  # a child of Front Desk
     assert _model_settings(SERVICE, "Loyalty Desk") == {}  # the app sets only the model
-    cooler = replace(app, resource=app.resource.model_copy(update={"model_settings": {"temperature": 0.7}}))
+    cooler = replace(
+        app, resource=app.resource.model_copy(update={"model_settings": ModelSettings(temperature=0.7)})
+    )
     assert _model_settings(replace(cooler, agents=SERVICE.agents), "Loyalty Desk") == {"temperature": 0.7}
