@@ -148,8 +148,10 @@ def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing:
             hook_values,
         )
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
-        line = _tool_line(exc.__traceback__)
-        exc.__traceback__ = None  # frees the tool's frames (and what a memory bomb holds) first
+        # its traceback through BaseException's own slot: an exception class of the tool's may define
+        # __setattr__ (or, under walls="process", __getattribute__) and raise from it here
+        line = _tool_line(_TRACEBACK.__get__(exc))
+        _TRACEBACK.__set__(exc, None)  # frees the tool's frames (and what a memory bomb holds) first
         # a fresh error, holding nothing of the tool's: what the tool raised is freed here, as the call ends
         done = Done(error=_error_dict(exc, line, limits), logs=wire_text(output.text))
     rpc.drain()  # a call the tool started and left behind is answered before its done
@@ -405,6 +407,9 @@ def _buffer_refusal() -> BaseException | None:
     gate = sys.modules.get("sandbox.language.bufferless")
     return None if gate is None else gate.refusal()
 
+
+_TRACEBACK = BaseException.__dict__["__traceback__"]
+"""An exception's traceback slot, read and cleared without the exception's own class (``run_call``)."""
 
 MESSAGE_LIMIT = 8192
 """Characters of an error message sent to the host (the tool chooses the message: it may be huge)."""

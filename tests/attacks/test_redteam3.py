@@ -1,0 +1,89 @@
+"""A third outside red team's attacks on issue 31's walls (the framework views, the scratch
+directory, the error path), each asserted refused or held.
+
+Goals, from tool code: the worker's real builtins, a frame, a host file, another call's data, the
+scratch limits, or a crash of the worker's error path (``worker_crashed`` instead of ``tool_error``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from runtime import Runtime
+from tests.attacks import assert_refused, attack
+
+
+@pytest.fixture(scope="module")
+def plain_rt() -> Iterator[Runtime]:
+    with Runtime(store="memory://", walls="process") as runtime:
+        yield runtime
+
+
+RAISING_ACCESSOR = """
+class E(BASE):
+    ACCESSOR
+
+
+def tool() -> str:
+    RAISE
+"""
+ACCESSORS = {
+    "setattr-raises": ("Exception", "def __setattr__(self, name, value):\n        raise ValueError(name)"),
+    "setattr-raises-base": (
+        "Exception",
+        "def __setattr__(self, name, value):\n        raise KeyboardInterrupt()",
+    ),
+    "setattr-recurses": ("Exception", "def __setattr__(self, name, value):\n        self.again = 1"),
+    "setattr-lambda-keyerror": ("KeyError", "__setattr__ = lambda self, name, value: 1 / 0"),
+    "setattr-group": (
+        "ExceptionGroup",
+        "def __setattr__(self, name, value):\n        raise ValueError(name)",
+    ),
+}
+RAISES = {
+    "raise": "raise E(ARGS)",
+    "raise-from": "try:\n        1 / 0\n    except ZeroDivisionError as z:\n        raise E(ARGS) from z",
+}
+
+
+def _accessor_source(base: str, accessor: str, raising: str) -> str:
+    args = '"x", [ValueError(1)]' if base == "ExceptionGroup" else '"x"'
+    return (
+        RAISING_ACCESSOR.replace("BASE", base)
+        .replace("ACCESSOR", accessor)
+        .replace("RAISE", raising.replace("ARGS", args))
+    )
+
+
+@pytest.mark.parametrize("raising", RAISES.values(), ids=RAISES.keys())
+@pytest.mark.parametrize("base_accessor", ACCESSORS.values(), ids=ACCESSORS.keys())
+def test_an_exception_class_whose_setattr_raises_is_a_tool_error(
+    rt: Runtime, base_accessor: tuple[str, str], raising: str
+) -> None:
+    """The worker's error path cleared the raised exception's ``__traceback__`` with an attribute
+    write, which runs the exception class's own ``__setattr__``: one that raised (anything, a
+    ``BaseException`` or a ``RecursionError`` included) escaped the error path and the worker died
+    (``worker_crashed``). It now goes through ``BaseException``'s own slot."""
+    base, accessor = base_accessor
+    result = attack(rt, _accessor_source(base, accessor, raising))
+    assert_refused(rt, result, "tool_error")
+    assert result.error.message.startswith("E: ")
+
+
+PLAIN_ACCESSORS = {
+    "getattribute-raises": "def __getattribute__(self, name):\n        raise ValueError(name)",
+    "getattribute-raises-itself": "def __getattribute__(self, name):\n        raise E.__new__(E)",
+    "setattr-raises": "def __setattr__(self, name, value):\n        raise ValueError(name)",
+}
+
+
+@pytest.mark.parametrize("accessor", PLAIN_ACCESSORS.values(), ids=PLAIN_ACCESSORS.keys())
+def test_under_walls_process_an_exceptions_own_accessors_leave_the_error_path_whole(
+    plain_rt: Runtime, accessor: str
+) -> None:
+    """Plain CPython may define ``__getattribute__`` too: the error path reads and clears the
+    traceback through ``BaseException``'s slot, never through the exception's class."""
+    result = attack(plain_rt, _accessor_source("Exception", accessor, RAISES["raise"]))
+    assert_refused(plain_rt, result, "tool_error")
