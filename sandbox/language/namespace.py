@@ -139,7 +139,14 @@ class OutputCapture:
         self._size = 0
 
     def write(self, text: str) -> None:
-        """Append ``text``, dropping whatever goes past the limit."""
+        """Append ``text`` (a ``str``, kept as an exact copy), dropping whatever goes past the limit.
+
+        Every writer of the log (``print``, ``sys.stdout``, logging's handlers) ends here with what
+        the tool chose: a ``str`` subclass's own ``len``, slicing or ``join`` never reach the log,
+        whose text the worker's error path reads whatever the tool raised."""
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        text = str.__str__(text)
         room = self.limit - self._size
         if len(text) > room:
             text = text[: max(room, 0)]

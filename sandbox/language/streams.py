@@ -45,7 +45,7 @@ class CallStream:
     def write(self, text: str) -> int:
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        _log[0].write(str(text))
+        _log[0].write(text)  # the log keeps an exact copy of the characters (OutputCapture.write)
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:

@@ -87,3 +87,79 @@ def test_under_walls_process_an_exceptions_own_accessors_leave_the_error_path_wh
     traceback through ``BaseException``'s slot, never through the exception's class."""
     result = attack(plain_rt, _accessor_source("Exception", accessor, RAISES["raise"]))
     assert_refused(plain_rt, result, "tool_error")
+
+
+LYING_TEXT = """
+import logging
+import sys
+
+
+class NotText:
+    def __add__(self, other):
+        return self
+
+    def __len__(self):
+        return 0
+
+
+class Huge(str):
+    def __len__(self):
+        return 10**9
+
+    def __getitem__(self, index):
+        return NotText()
+
+
+class Joins(str):
+    def join(self, items):
+        return NotText()
+
+    def __radd__(self, other):
+        return Huge("y")
+
+    def __str__(self):
+        return Huge("q")
+
+
+class Ends(str):
+    def __radd__(self, other):
+        return Joins("y")
+
+
+def tool() -> str:
+    SPELLING
+    return "survived"
+"""
+LYING_TEXT_SPELLINGS = {
+    "print-sep-join": 'print("a", "b", sep=Joins(" "))',
+    "print-end-radd": 'print("a", end=Joins("\\n"))',
+    "print-object-str": 'print(Joins("x"), end=Huge(""))',
+    "stdout-write": 'sys.stdout.write(Joins("x"))',
+    "stderr-writelines": 'sys.stderr.writelines([Huge("x"), Joins("y")])',
+    "handler-terminator": (
+        'h = logging.StreamHandler(); h.terminator = Ends("\\n");'
+        ' logging.getLogger("t").addHandler(h); logging.getLogger("t").warning("hello")'
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", LYING_TEXT_SPELLINGS.values(), ids=LYING_TEXT_SPELLINGS.keys())
+def test_the_calls_log_keeps_only_text_whatever_a_str_subclass_answers(rt: Runtime, spelling: str) -> None:
+    """A ``str`` subclass handed to ``print``, ``sys.stdout`` or a handler answered ``len``, slicing
+    or ``join`` with an object of the tool's, which the log kept: reading the log's text then failed
+    in the worker's success path and again in its error path (``worker_crashed``). The log now
+    keeps an exact copy of a ``str``'s characters, and refuses anything else where it is written."""
+    result = attack(rt, LYING_TEXT.replace("SPELLING", spelling))
+    if result.success:  # logging reports a failing write as CPython does, on the call's log
+        assert result.output == "survived"
+        return
+    assert_refused(rt, result, "tool_error")
+    assert "must be str" in result.error.message
+
+
+@pytest.mark.parametrize("spelling", ["stdout-write", "stderr-writelines"])
+def test_under_walls_process_the_calls_log_keeps_only_text(plain_rt: Runtime, spelling: str) -> None:
+    """The same streams under plain CPython (``sys.stdout`` is the call's log there too)."""
+    result = attack(plain_rt, LYING_TEXT.replace("SPELLING", LYING_TEXT_SPELLINGS[spelling]))
+    assert result.success, result.error
+    assert result.output == "survived"
