@@ -447,7 +447,29 @@ def _message(response: Any) -> dict[str, Any]:
         raise ModelFailed("the model's answer has no choices[0].message: not a Chat Completions response")
     message = dict(choices[0]["message"])
     message["role"] = "assistant"
+    problem = _shape_problem(message)
+    if problem is not None:  # the turn would fail on it in host code, with no structured error
+        raise ModelFailed(f"the model's answer is not a Chat Completions message: {problem}")
     return {key: value for key, value in message.items() if key in ("role", "content", "tool_calls")}
+
+
+def _shape_problem(message: Mapping[str, Any]) -> str | None:
+    """What in an assistant message the turn cannot use, if anything: ``content`` a string or
+    null, ``tool_calls`` a list of objects whose ``function`` is an object naming it with a string."""
+    content, calls = message.get("content"), message.get("tool_calls")
+    if content is not None and not isinstance(content, str):
+        return f"its content is a {type(content).__name__}, not a string"
+    if calls is None:
+        return None
+    if not isinstance(calls, list):
+        return f"its tool_calls are a {type(calls).__name__}, not a list"
+    for call in calls:
+        function = call.get("function") if isinstance(call, Mapping) else None
+        if not isinstance(function, Mapping) or not isinstance(function.get("name"), str):
+            return "a tool call is not an object whose function is an object with a string name"
+        if not isinstance(call.get("id", ""), str):
+            return "a tool call's id is not a string"
+    return None
 
 
 def _describe(error: Exception) -> str:

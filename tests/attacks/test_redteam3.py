@@ -8,6 +8,7 @@ scratch limits, or a crash of the worker's error path (``worker_crashed`` instea
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -163,3 +164,62 @@ def test_under_walls_process_the_calls_log_keeps_only_text(plain_rt: Runtime, sp
     result = attack(plain_rt, LYING_TEXT.replace("SPELLING", LYING_TEXT_SPELLINGS[spelling]))
     assert result.success, result.error
     assert result.output == "survived"
+
+
+MALFORMED_REPLIES = {
+    "tool-calls-of-numbers": {"content": None, "tool_calls": [1]},
+    "tool-calls-a-string": {"content": None, "tool_calls": "abc"},
+    "function-a-string": {"content": None, "tool_calls": [{"id": "a", "type": "function", "function": "x"}]},
+    "name-a-list": {
+        "content": None,
+        "tool_calls": [{"id": "a", "type": "function", "function": {"name": ["x"], "arguments": "{}"}}],
+    },
+    "id-a-list": {
+        "content": None,
+        "tool_calls": [{"id": ["a"], "type": "function", "function": {"name": "get_customer", "arguments": "{}"}}],
+    },
+    "content-an-object": {"content": {"a": 1}},
+}
+
+
+@pytest.fixture(scope="module")
+def chat_model() -> Iterator[Any]:
+    from tests.model_server import model_server
+
+    with model_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def chat_service() -> Iterator[Runtime]:
+    from runtime.app import app_runtime
+    from tests.runtime.app.test_app_chat import SERVICE
+
+    with app_runtime(SERVICE, fakes=True) as service:
+        yield service
+
+
+@pytest.mark.parametrize("reply", MALFORMED_REPLIES.values(), ids=MALFORMED_REPLIES.keys())
+def test_a_malformed_model_reply_is_a_model_error_of_the_turn(
+    chat_service: Runtime, chat_model: Any, reply: dict[str, Any]
+) -> None:
+    """The app chat loop took the model's ``tool_calls`` on trust: a list of numbers, a string, a
+    ``function`` that is no object, a non-string name or id made the turn raise a bare
+    ``TypeError``/``ValueError``/``AttributeError`` out of host code (a 500 of the playground's chat),
+    and an object as ``content`` became the reply's text. Each is now the turn's ``model_error``,
+    the session unchanged, and the conversation goes on."""
+    from runtime.app import AppChat
+    from tests.model_server import says
+    from tests.runtime.app.test_app_chat import SERVICE, client
+
+    session = f"malformed-{sorted(MALFORMED_REPLIES.values(), key=repr).index(reply)}"
+    chat = AppChat(chat_service, SERVICE, client(chat_model), "test-model", session_id=session)
+    chat.turn("hello")  # answered by the app's before_agent callback
+    before = (list(chat.messages), chat.agent, chat.state)
+    chat_model.play(reply)
+    turn = chat.turn("who am I?")
+    assert turn.error is not None and turn.error.kind == "model_error", turn.error
+    assert "not a Chat Completions message" in turn.error.message
+    assert (chat.messages, chat.agent, chat.state) == before
+    chat_model.play(says("back"))
+    assert chat.turn("hello again").reply == "back"
