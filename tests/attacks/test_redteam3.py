@@ -176,7 +176,9 @@ MALFORMED_REPLIES = {
     },
     "id-a-list": {
         "content": None,
-        "tool_calls": [{"id": ["a"], "type": "function", "function": {"name": "get_customer", "arguments": "{}"}}],
+        "tool_calls": [
+            {"id": ["a"], "type": "function", "function": {"name": "get_customer", "arguments": "{}"}}
+        ],
     },
     "content-an-object": {"content": {"a": 1}},
 }
