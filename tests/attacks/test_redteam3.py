@@ -1,8 +1,7 @@
-"""A third outside red team's attacks on issue 31's walls (the framework views, the scratch
-directory, the error path), each asserted refused or held.
-
-Goals, from tool code: the worker's real builtins, a frame, a host file, another call's data, the
-scratch limits, or a crash of the worker's error path (``worker_crashed`` instead of ``tool_error``).
+"""A third outside red team's attacks on issue 31's walls, each asserted refused or held: the
+worker's error path and the call's log (from tool code, under both walls modes: a crash is
+``worker_crashed`` instead of ``tool_error``), and the app chat loop (a model's reply that host
+code took on trust).
 """
 
 from __future__ import annotations
