@@ -13,18 +13,9 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from runtime._cli.app import example
-from runtime._cli.apps import (
-    EXIT_UNUSABLE,
-    AgentOption,
-    AllowHostOption,
-    AppArgument,
-    AuthOption,
-    FakesOption,
-    app_commands,
-    app_runtime_for,
-    load_or_exit,
-    replay_goldens_or_exit,
-)
+from runtime._cli.app_setup import AgentOption, AppArgument, ToolOptions, exit_unusable, load_or_exit
+from runtime._cli.apps import app_commands, replay_goldens_or_exit
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.setup import JsonOption, WallsOption
 from sandbox.common.errors import ToolpenError
 
@@ -40,12 +31,12 @@ OUTCOMES = ("passed", "failed", "skipped")
 
 
 @app_commands.command("test", epilog=example("toolpen app test work --json"))
+@with_option_groups
 def test_command(
     app_path: AppArgument,
     agent: AgentOption = None,
-    fakes: FakesOption = False,
-    allow_host: AllowHostOption = None,
-    auth: AuthOption = None,
+    *,
+    tool_options: ToolOptions,
     as_json: JsonOption = False,
     walls: WallsOption = "all",
 ) -> None:
@@ -63,7 +54,7 @@ def test_command(
 
     loaded = load_or_exit(app_path)
     chosen = [loaded.evaluations[name] for name in sorted(loaded.evaluations)]
-    runtime = partial(app_runtime_for, loaded, "memory://", agent, fakes, allow_host, auth, walls)
+    runtime = partial(tool_options.runtime, loaded, store="memory://", agent=agent, walls=walls)
     goldens = replay_goldens_or_exit(runtime, chosen)
     with _app_folder(app_path) as folder:
         files = shipped_test_files(folder, {path for path, _ in code_files(loaded)})
@@ -90,8 +81,7 @@ def _app_folder(app_path: Path) -> Iterator[Path]:
         try:
             unpack(app_path, Path(scratch) / "app")
         except ToolpenError as error:
-            typer.echo(f"error: {error.kind}: {error.message}", err=True)
-            raise typer.Exit(EXIT_UNUSABLE) from None
+            exit_unusable(error)
         yield Path(scratch) / "app"
 
 

@@ -15,19 +15,25 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from runtime._cli.app import app, example
+from runtime._cli.app_setup import (
+    EXIT_UNUSABLE,
+    AgentOption,
+    AppArgument,
+    EndpointOptions,
+    ToolOptions,
+    exit_unusable,
+    load_or_exit,
+)
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.setup import JsonOption, StoreOption, WallsOption, read_json_option
 from runtime._schema.formats import Format, lower
 from runtime.store import DEFAULT_STORE_URL
-from sandbox.common.errors import InvalidArguments, InvalidSource, ToolpenError
+from sandbox.common.errors import InvalidSource, ToolpenError
 
 if TYPE_CHECKING:
     from runtime._results import ToolResult
     from runtime._runtime import Runtime
-    from runtime.app import App
     from runtime.app._loader import AppEvaluation
-    from sandbox.common.walls import WallsMode
-
-EXIT_UNUSABLE = 2
 
 app_commands = typer.Typer(
     name="app",
@@ -37,103 +43,9 @@ app_commands = typer.Typer(
 )
 app.add_typer(app_commands, name="app")
 
-AppArgument = Annotated[Path, typer.Argument(help="The exported app: its zip, or the unpacked folder.")]
-AppOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--app", help="An exported CES app (zip or folder): its tools, toolsets, callbacks, defaults."
-    ),
-]
-AgentOption = Annotated[
-    str | None,
-    typer.Option(
-        "--agent", help="Given an app: whose callbacks run (display name; default: the root agent)."
-    ),
-]
-FakesOption = Annotated[
-    bool,
-    typer.Option(
-        "--fakes", help="Given an app: let the tools' fakes answer (toolFakeConfig.enableFakeMode)."
-    ),
-]
-AllowHostOption = Annotated[
-    list[str] | None, typer.Option("--allow-host", help="Let HTTP reach HOST[:PORT] (repeatable).")
-]
 EvalStoreOption = Annotated[
     str, typer.Option("--store", help="Session store URL (default: in memory, nothing kept).")
 ]
-AuthOption = Annotated[
-    list[str] | None,
-    typer.Option("--auth", help="Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR."),
-]
-
-DEFAULT_TIMEOUT = 60.0
-ModelOption = Annotated[
-    str, typer.Option("--model", help="The model's name on the endpoint (it picks the model's profile).")
-]
-BaseUrlOption = Annotated[
-    str | None,
-    typer.Option(
-        "--base-url", help="The OpenAI-compatible endpoint (default: OPENAI_BASE_URL, else OpenAI's)."
-    ),
-]
-ApiKeyOption = Annotated[
-    str | None,
-    typer.Option("--api-key", help="The endpoint's key: @FILE or env:VAR (default: OPENAI_API_KEY)."),
-]
-TimeoutOption = Annotated[
-    float, typer.Option("--timeout", help="Seconds to wait for each model response.", min=0.1)
-]
-RetriesOption = Annotated[
-    int, typer.Option("--retries", help="Retries of a model request that failed (429, 5xx, timeouts).", min=0)
-]
-
-
-def load_or_exit(path: Path) -> App:
-    """The app, or exit 2 after saying what is wrong with it."""
-    from runtime.app import load_app
-
-    try:
-        return load_app(path)
-    except ToolpenError as error:
-        typer.echo(f"error: {error.kind}: {error.message}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
-
-
-def read_auth(items: list[str] | None) -> dict[str, str]:
-    """``--auth SCHEME=@FILE|env:VAR`` items as scheme name -> secret."""
-    from runtime._cli.secrets import read_secret
-
-    secrets: dict[str, str] = {}
-    for item in items or []:
-        scheme, sep, given = item.partition("=")
-        if not sep or not scheme:
-            raise InvalidArguments(f"--auth takes SCHEME=@FILE or SCHEME=env:VAR, not {item!r}")
-        secrets[scheme] = read_secret(given, option="--auth", prefix=f"{scheme}=")
-    return secrets
-
-
-def app_runtime_for(
-    loaded: App,
-    store: str,
-    agent: str | None,
-    fakes: bool,
-    hosts: list[str] | None,
-    auth: list[str] | None,
-    walls: WallsMode,
-) -> Runtime:
-    from runtime._egress import EgressPolicy
-    from runtime.app import app_runtime
-
-    return app_runtime(
-        loaded,
-        agent=agent,
-        store=store,
-        fakes=fakes,
-        egress=EgressPolicy(allow_hosts=list(hosts or [])),
-        auth=read_auth(auth) or None,
-        walls=walls,
-    )
 
 
 @app_commands.command("check", epilog=example("toolpen app check samples/apps/Customer_Service"))
@@ -189,8 +101,7 @@ def schema_command(
                 typer.echo(f"note: {note}", err=True)
             definitions.append(lowered.schema)
     except InvalidSource as error:
-        typer.echo(f"error: {error.kind}: {error.message} (run `toolpen app check`)", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        exit_unusable(error, " (run `toolpen app check`)")
     typer.echo(json.dumps(definitions, indent=2, ensure_ascii=False))
 
 
@@ -200,6 +111,7 @@ def schema_command(
         'toolpen app run samples/apps/Customer_Service get_customer --args \'{"customer_id": "123"}\''
     ),
 )
+@with_option_groups
 def run_command(
     app_path: AppArgument,
     tool: Annotated[str, typer.Argument(help="The tool: a Python tool's name, or <toolset>_<operation>.")],
@@ -211,9 +123,8 @@ def run_command(
         str, typer.Option("--session", help="Session id; state persists across runs.")
     ] = "local",
     agent: AgentOption = None,
-    fakes: FakesOption = False,
-    allow_host: AllowHostOption = None,
-    auth: AuthOption = None,
+    *,
+    tool_options: ToolOptions,
     store: StoreOption = DEFAULT_STORE_URL,
     as_json: JsonOption = False,
     walls: WallsOption = "all",
@@ -232,7 +143,7 @@ def run_command(
         call_args = read_json_option(args, "--args")
         call_context = read_json_option(context, "--context")
         with (
-            app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt,
+            tool_options.runtime(loaded, store=store, agent=agent, walls=walls) as rt,
             spinner(f"running {tool} ..."),
         ):
             result = rt.call(tool, call_args, context=call_context, session_id=session)
@@ -249,6 +160,7 @@ def run_command(
     "turn",
     epilog=example("toolpen app turn work samples/turns/customer_service_turn.json --agent 'Loyalty Desk'"),
 )
+@with_option_groups
 def turn_command(
     app_path: AppArgument,
     file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls.")],
@@ -256,9 +168,8 @@ def turn_command(
         str | None, typer.Option("--session", help="Session id (default: the script's).")
     ] = None,
     agent: AgentOption = None,
-    fakes: FakesOption = False,
-    allow_host: AllowHostOption = None,
-    auth: AuthOption = None,
+    *,
+    tool_options: ToolOptions,
     store: StoreOption = DEFAULT_STORE_URL,
     as_json: JsonOption = False,
     walls: WallsOption = "all",
@@ -282,7 +193,7 @@ def turn_command(
         context = dict(script.get("context") or {})
         context["state"] = {**loaded.initial_state(), **(context.get("state") or {})}
         session_id = session or str(script.get("session") or "turn")
-        with app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+        with tool_options.runtime(loaded, store=store, agent=agent, walls=walls) as rt:
             steps = play_turn(rt, {**script, "context": context}, session_id)
             state = rt.store.require_session(session_id).state
     except ToolpenError as error:
@@ -306,8 +217,7 @@ def unpack_command(
     try:
         unpack(archive, folder)
     except (ToolpenError, OSError) as error:
-        typer.echo(f"error: {getattr(error, 'kind', 'os')}: {getattr(error, 'message', error)}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        exit_unusable(error)
     try:
         loaded = load_app(folder)
     except ToolpenError as error:
@@ -338,8 +248,7 @@ def pack_command(
     try:
         data = pack(folder)
     except (ToolpenError, OSError) as error:
-        typer.echo(f"error: {getattr(error, 'kind', 'os')}: {getattr(error, 'message', error)}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        exit_unusable(error)
     output.write_bytes(data)
     typer.echo(f"wrote {output} ({len(data)} bytes)")
 
@@ -347,15 +256,15 @@ def pack_command(
 @app_commands.command(
     "eval", epilog=example("toolpen app eval samples/apps/Customer_Service --agent 'Loyalty Desk'")
 )
+@with_option_groups
 def eval_command(
     app_path: AppArgument,
     names: Annotated[
         list[str] | None, typer.Argument(help="Evaluations to replay (display names; default: all).")
     ] = None,
     agent: AgentOption = None,
-    fakes: FakesOption = False,
-    allow_host: AllowHostOption = None,
-    auth: AuthOption = None,
+    *,
+    tool_options: ToolOptions,
     store: EvalStoreOption = "memory://",
     as_json: JsonOption = False,
     walls: WallsOption = "all",
@@ -363,10 +272,7 @@ def eval_command(
         str | None,
         typer.Option("--model", help="Play the user turns against this model (see `toolpen app chat`)."),
     ] = None,
-    base_url: BaseUrlOption = None,
-    api_key: ApiKeyOption = None,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
-    retries: RetriesOption = 2,
+    endpoint: EndpointOptions,
 ) -> None:
     """Check the app's golden evaluations: without --model, replay their tool-level steps; with it, chat.
 
@@ -383,19 +289,18 @@ def eval_command(
         typer.echo(f"error: no evaluation named {', '.join(map(repr, unknown))} in the app", err=True)
         raise typer.Exit(EXIT_UNUSABLE)
     chosen = [loaded.evaluations[name] for name in names or sorted(loaded.evaluations)]
-    runtime = partial(app_runtime_for, loaded, store, agent, fakes, allow_host, auth, walls)
+    runtime = partial(tool_options.runtime, loaded, store=store, agent=agent, walls=walls)
     if model is None:
         report = replay_goldens_or_exit(runtime, chosen)
     else:
-        from runtime._cli.chat import eval_with_model, model_client
+        from runtime._cli.chat import eval_with_model
 
         try:
-            client = model_client(base_url, api_key, timeout, retries)
+            client = endpoint.client()
             with runtime() as rt:
                 report = eval_with_model(loaded, chosen, rt, client, model, agent)
         except ToolpenError as error:
-            typer.echo(f"error: {error.kind}: {error.message}", err=True)
-            raise typer.Exit(EXIT_UNUSABLE) from None
+            exit_unusable(error)
     failed = any(check["status"] == "failed" for item in report for check in item["checks"])
     if as_json:
         typer.echo(json.dumps({"success": not failed, "evaluations": report}, ensure_ascii=False))
@@ -419,8 +324,7 @@ def replay_goldens_or_exit(
         with make_runtime() as rt:
             replayed = replay_goldens(rt, chosen)
     except ToolpenError as error:
-        typer.echo(f"error: {error.kind}: {error.message}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        exit_unusable(error)
     return [{"name": name, "checks": [check.to_dict() for check in checks]} for name, checks in replayed]
 
 

@@ -11,49 +11,29 @@ event (requests and responses included) and each turn's end.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from runtime._cli.app import example
-from runtime._cli.apps import (
-    DEFAULT_TIMEOUT,
-    EXIT_UNUSABLE,
-    AllowHostOption,
-    ApiKeyOption,
+from runtime._cli.app_setup import (
     AppArgument,
-    AuthOption,
-    BaseUrlOption,
-    FakesOption,
+    EndpointOptions,
     ModelOption,
-    RetriesOption,
-    TimeoutOption,
-    app_commands,
-    app_runtime_for,
+    ToolOptions,
+    exit_unusable,
     load_or_exit,
 )
+from runtime._cli.apps import app_commands
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.setup import WallsOption
-from sandbox.common.errors import InvalidArguments, ToolpenError
+from sandbox.common.errors import ToolpenError
 
 if TYPE_CHECKING:
     from runtime._runtime import Runtime
     from runtime.app import App
     from runtime.app._chat import AppChat, ChatEvent, ChatTurn
-
-
-def model_client(base_url: str | None, api_key: str | None, timeout: float, retries: int) -> Any:
-    """An ``openai.OpenAI`` client for the endpoint; ``InvalidArguments`` without a key."""
-    import openai
-
-    from runtime._cli.secrets import read_secret
-
-    key = read_secret(api_key, option="--api-key") if api_key else os.environ.get("OPENAI_API_KEY", "")
-    if not key:
-        raise InvalidArguments("give the endpoint's key: --api-key @FILE or env:VAR, or set OPENAI_API_KEY")
-    url = base_url or os.environ.get("OPENAI_BASE_URL") or None
-    return openai.OpenAI(base_url=url, api_key=key, timeout=timeout, max_retries=retries)
 
 
 def new_chat(rt: Runtime, loaded: App, client: Any, model: str, agent: str | None, session: str) -> AppChat:
@@ -69,11 +49,12 @@ def new_chat(rt: Runtime, loaded: App, client: Any, model: str, agent: str | Non
         "--fakes < questions.txt"
     ),
 )
+@with_option_groups
 def chat_command(
     app_path: AppArgument,
     model: ModelOption,
-    base_url: BaseUrlOption = None,
-    api_key: ApiKeyOption = None,
+    *,
+    endpoint: EndpointOptions,
     agent: Annotated[
         str | None,
         typer.Option("--agent", help="The agent to start with (display name; default: the root agent)."),
@@ -81,16 +62,12 @@ def chat_command(
     session: Annotated[
         str, typer.Option("--session", help="Session id of the conversation's state.")
     ] = "chat",
-    fakes: FakesOption = False,
-    allow_host: AllowHostOption = None,
-    auth: AuthOption = None,
+    tool_options: ToolOptions,
     store: Annotated[str, typer.Option("--store", help="Session store URL.")] = "memory://",
     as_json: Annotated[
         bool,
         typer.Option("--json", help="One JSON object per line: every event, requests and responses too."),
     ] = False,
-    timeout: TimeoutOption = DEFAULT_TIMEOUT,
-    retries: RetriesOption = 2,
     walls: WallsOption = "all",
 ) -> None:
     """Chat with the app's agents on a model: one user turn per line of stdin, until its end or end_session.
@@ -101,8 +78,8 @@ def chat_command(
     loaded = load_or_exit(app_path)
     failed = False
     try:
-        client = model_client(base_url, api_key, timeout, retries)
-        with app_runtime_for(loaded, store, agent, fakes, allow_host, auth, walls) as rt:
+        client = endpoint.client()
+        with tool_options.runtime(loaded, store=store, agent=agent, walls=walls) as rt:
             chat = new_chat(rt, loaded, client, model, agent, session)
             shown: set[str] = set()
             _prompt(as_json, chat.agent)
@@ -116,8 +93,7 @@ def chat_command(
                     break
                 _prompt(as_json, turn.agent)
     except ToolpenError as error:
-        typer.echo(f"error: {error.kind}: {error.message}", err=True)
-        raise typer.Exit(EXIT_UNUSABLE) from None
+        exit_unusable(error)
     except KeyboardInterrupt:  # Ctrl-C at the prompt or during a turn: the runtime was closed
         typer.echo("", err=True)
         raise typer.Exit(130) from None

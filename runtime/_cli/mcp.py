@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from runtime._cli.app import app, example, need_extra
-from runtime._cli.apps import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
+from runtime._cli.app_setup import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
 from runtime._cli.setup import WallsOption, WeakIsolationOption
 from runtime.store import DEFAULT_STORE_URL
 from sandbox.common.errors import ToolpenError

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from runtime._cli.app import app, example
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.setup import (
     UNUSABLE,
     ExtraOptions,
@@ -22,7 +23,6 @@ from runtime._cli.setup import (
     build_runtime,
     read_json_option,
     read_source,
-    with_extra_options,
 )
 from runtime.store import DEFAULT_STORE_URL
 from sandbox.common.errors import InvalidSource, PolicyViolation, ToolpenError
@@ -78,7 +78,7 @@ def exit_code(result: ToolResult) -> int:
         "toolpen run samples/update_customer_loyalty_points.py --args '{\"points_to_add\": 50}' --context @samples/context/update_customer_loyalty_points.json"
     ),
 )
-@with_extra_options
+@with_option_groups
 def run_tool(
     file: Annotated[Path, typer.Argument(help="Python file with the tool's source.")],
     name: Annotated[str | None, typer.Option("--name", help="Entry function (default: the first).")] = None,

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from runtime._cli.app import app, example, need_extra
-from runtime._cli.apps import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
+from runtime._cli.app_setup import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
 from runtime._cli.mcp import tool_files
 from runtime._cli.secrets import read_secret
 from runtime._cli.setup import WallsOption, WeakIsolationOption

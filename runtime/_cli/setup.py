@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast, get_type_hints
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from runtime._cli.option_groups import option_field
 from runtime._cli.secrets import read_secret
 from sandbox.common.errors import InvalidArguments, InvalidSource
 from sandbox.common.walls import WallsMode
@@ -53,12 +51,12 @@ class Extras:
 
 
 def _option(flag: str, text: str) -> Any:
-    return field(default=None, metadata={"option": typer.Option(flag, help=text)})
+    return option_field(typer.Option(flag, help=text))
 
 
 @dataclass
 class ExtraOptions:
-    """The options for the extras, as given on the command line (the one list `run` and `turn` take)."""
+    """The options for the extras, as given on the command line: an option group `run` and `turn` take."""
 
     tools: list[Path] | None = _option("--tools", "Python tool file or folder (repeatable).")
     openapi: list[str] | None = _option("--openapi", "OpenAPI toolset NAME=SPEC (repeatable).")
@@ -83,35 +81,6 @@ class ExtraOptions:
             callbacks=list(self.callbacks or []),
             fakes=list(self.fakes or []),
         )
-
-
-Command = TypeVar("Command", bound=Callable[..., None])
-
-
-def with_extra_options(command: Command) -> Command:
-    """``command`` with the fields of ``ExtraOptions`` as options after its own, passed to it as ``options``.
-
-    Typer reads the signature made here.
-    """
-    own = [p for p in inspect.signature(command, eval_str=True).parameters.values() if p.name != "options"]
-    types = get_type_hints(ExtraOptions)
-    extra = [
-        inspect.Parameter(
-            option.name,
-            inspect.Parameter.KEYWORD_ONLY,
-            default=None,
-            annotation=Annotated[types[option.name], option.metadata["option"]],
-        )
-        for option in fields(ExtraOptions)
-    ]
-
-    @functools.wraps(command)
-    def with_options(**values: Any) -> None:
-        given = {option.name: values.pop(option.name) for option in fields(ExtraOptions)}
-        command(**values, options=ExtraOptions(**given))
-
-    with_options.__signature__ = inspect.Signature([*own, *extra])  # type: ignore[attr-defined]
-    return cast(Command, with_options)
 
 
 def _pairs(items: list[str], option: str, form: str) -> dict[str, str]:

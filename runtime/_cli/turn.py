@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from runtime._cli.app import app, example
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.run import exit_code, print_result
 from runtime._cli.setup import (
     ExtraOptions,
@@ -26,7 +27,6 @@ from runtime._cli.setup import (
     WeakIsolationOption,
     build_runtime,
     read_source,
-    with_extra_options,
 )
 from runtime.store import DEFAULT_STORE_URL
 from sandbox.common.errors import ToolpenError
@@ -61,7 +61,7 @@ def _merged(first: Extras, second: Extras) -> Extras:
 
 
 @app.command("turn", epilog=example("toolpen turn samples/turns/refund_turn.json --session demo"))
-@with_extra_options
+@with_option_groups
 def run_turn(
     file: Annotated[Path, typer.Argument(help="Turn script (JSON or YAML): session, context, calls, ...")],
     store: StoreOption = DEFAULT_STORE_URL,

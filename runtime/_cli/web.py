@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from runtime._cli.app import app, example, need_extra
-from runtime._cli.apps import AgentOption, FakesOption
+from runtime._cli.app_setup import AgentOption, FakesOption
 from runtime._cli.setup import StoreOption, WallsOption, WeakIsolationOption
 from sandbox.common.errors import ToolpenError
 

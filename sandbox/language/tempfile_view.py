@@ -49,16 +49,21 @@ def _new_name(directory: Any, prefix: Any, suffix: Any) -> str:
     raise FileExistsError(errno.EEXIST, "No usable temporary file name found")
 
 
+def _create(directory: Any, prefix: Any, suffix: Any, *, is_dir: bool) -> str:
+    """A new file or directory under a new name (CPython makes it with ``O_EXCL``): its path."""
+    name = _new_name(directory, prefix, suffix)
+    TREE.add(name, directory=is_dir)
+    return name
+
+
 def mkstemp(suffix: Any = None, prefix: Any = None, dir: Any = None, text: bool = False) -> tuple[int, Any]:
     """A new file and one of this call's descriptors on it (``os.close``, ``os.write``, ``os.fdopen`` take it)."""
-    name = _new_name(dir, prefix, suffix)
-    TREE.add(name, directory=False)
+    name = _create(dir, prefix, suffix, is_dir=False)
     return DESCRIPTORS.add(open_raw(name, "r+b")), _as_given(name, suffix, prefix, dir)
 
 
 def mkdtemp(suffix: Any = None, prefix: Any = None, dir: Any = None) -> Any:
-    name = _new_name(dir, prefix, suffix)
-    TREE.add(name, directory=True)
+    name = _create(dir, prefix, suffix, is_dir=True)
     return _as_given(name, suffix, prefix, dir)
 
 
@@ -85,10 +90,7 @@ def NamedTemporaryFile(  # noqa: N802 - the standard library's name
 ) -> Any:
     """A file object whose ``name`` is its path in the scratch directory; removed when closed if ``delete``."""
     mode = checked_mode(mode)
-    name = _new_name(dir, prefix, suffix)
-    TREE.add(
-        name, directory=False
-    )  # made new, then opened with the mode given (CPython: O_EXCL, then the mode)
+    name = _create(dir, prefix, suffix, is_dir=False)  # made new, then opened with the mode given
     raw = open_raw(name, mode.replace("x", "w"), delete=delete)
     return wrap(raw, mode, buffering, encoding, errors, newline)
 
