@@ -28,22 +28,13 @@ FAKES = typer.Option(
 ALLOW_HOST = typer.Option("--allow-host", help="Let HTTP reach HOST[:PORT] (repeatable).")
 AUTH = typer.Option("--auth", help="Secret for an OpenAPI security scheme: SCHEME=@FILE or SCHEME=env:VAR.")
 
+AGENT = typer.Option(
+    "--agent", help="Given an app: whose callbacks run (display name; default: the root agent)."
+)
+
 AppArgument = Annotated[Path, typer.Argument(help="The exported app: its zip, or the unpacked folder.")]
-AppOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--app", help="An exported CES app (zip or folder): its tools, toolsets, callbacks, defaults."
-    ),
-]
-AgentOption = Annotated[
-    str | None,
-    typer.Option(
-        "--agent", help="Given an app: whose callbacks run (display name; default: the root agent)."
-    ),
-]
+AgentOption = Annotated[str | None, AGENT]
 FakesOption = Annotated[bool, FAKES]
-AllowHostOption = Annotated[list[str] | None, ALLOW_HOST]
-AuthOption = Annotated[list[str] | None, AUTH]
 ModelOption = Annotated[
     str, typer.Option("--model", help="The model's name on the endpoint (it picks the model's profile).")
 ]
@@ -103,6 +94,21 @@ class ToolOptions:
             auth=read_auth(self.auth) or None,
             walls=walls,
         )
+
+
+@dataclass(frozen=True)
+class ServedAppOptions:
+    """An option group: the exported app a server serves, whose callbacks run, its fakes, secrets, hosts."""
+
+    app_path: Path | None = option_field(
+        typer.Option(
+            "--app", help="An exported CES app (zip or folder): its tools, toolsets, callbacks, defaults."
+        )
+    )
+    agent: str | None = option_field(AGENT)
+    fakes: bool = option_field(FAKES, default=False)
+    auth: list[str] | None = option_field(AUTH)
+    allow_host: list[str] | None = option_field(ALLOW_HOST)
 
 
 @dataclass(frozen=True)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from runtime._cli.app import app, example, need_extra
-from runtime._cli.app_setup import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
+from runtime._cli.app_setup import ServedAppOptions, read_auth
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.setup import WallsOption, WeakIsolationOption
 from runtime.store import DEFAULT_STORE_URL
 from sandbox.common.errors import ToolpenError
@@ -30,15 +30,13 @@ def tool_files(paths: list[Path]) -> list[Path]:
 
 
 @app.command("mcp", epilog=example("toolpen mcp samples/ --transport http --port 8000"))
+@with_option_groups
 def mcp_command(
     paths: Annotated[
         list[Path] | None, typer.Argument(help="Tool source files, or directories of them.")
     ] = None,
-    app_path: AppOption = None,
-    agent: AgentOption = None,
-    fakes: FakesOption = False,
-    auth: AuthOption = None,
-    allow_host: AllowHostOption = None,
+    *,
+    served: ServedAppOptions,
     transport: Annotated[Transport, typer.Option("--transport", help="stdio, or streamable HTTP.")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="HTTP: the address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="HTTP: the port to listen on.")] = 8000,
@@ -70,11 +68,10 @@ def mcp_command(
     from runtime._schema import derive_spec
     from runtime.protocols.mcp import serve_http, serve_stdio
 
-    if app_path is None and (agent is not None or fakes or auth):
+    if served.app_path is None and (served.agent is not None or served.fakes or served.auth):
         typer.echo("error: --agent, --fakes and --auth go with --app", err=True)
         raise typer.Exit(2)
-    options = AppOptions(agent, fakes, auth or [], allow_host or [])
-    runtime = _runtime(app_path, options, store, walls, allow_weak_isolation)
+    runtime = _runtime(served, store, walls, allow_weak_isolation)
     with runtime:
         for file in tool_files(paths or []):
             try:
@@ -99,33 +96,21 @@ def mcp_command(
             asyncio.run(serve_stdio(runtime))
 
 
-@dataclass(frozen=True)
-class AppOptions:
-    """What ``--agent``, ``--fakes``, ``--auth`` and ``--allow-host`` ask of the runtime."""
-
-    agent: str | None
-    fakes: bool
-    auth: list[str]
-    allow_hosts: list[str]
-
-
-def _runtime(
-    app_path: Path | None, options: AppOptions, store: str, walls: WallsMode, allow_weak_isolation: bool
-) -> Runtime:
+def _runtime(served: ServedAppOptions, store: str, walls: WallsMode, allow_weak_isolation: bool) -> Runtime:
     """A runtime holding the app (when given), or an empty one; exit 2 when it cannot be made."""
     from runtime._egress import EgressPolicy
     from runtime._runtime import Runtime
     from runtime.app import app_runtime, load_app
 
-    egress = EgressPolicy(allow_hosts=options.allow_hosts)
+    egress = EgressPolicy(allow_hosts=list(served.allow_host or []))
     try:
-        if app_path is None:
+        if served.app_path is None:
             return Runtime(store=store, egress=egress, walls=walls, allow_weak_isolation=allow_weak_isolation)
         return app_runtime(
-            load_app(app_path),
-            agent=options.agent,
-            fakes=options.fakes,
-            auth=read_auth(options.auth) or None,
+            load_app(served.app_path),
+            agent=served.agent,
+            fakes=served.fakes,
+            auth=read_auth(served.auth) or None,
             egress=egress,
             store=store,
             walls=walls,

@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from runtime._cli.app import app, example, need_extra
-from runtime._cli.app_setup import AgentOption, AllowHostOption, AppOption, AuthOption, FakesOption, read_auth
+from runtime._cli.app_setup import ServedAppOptions, read_auth
 from runtime._cli.mcp import tool_files
+from runtime._cli.option_groups import with_option_groups
 from runtime._cli.secrets import read_secret
 from runtime._cli.setup import WallsOption, WeakIsolationOption
 from runtime.store import DEFAULT_STORE_URL, LOCK_TIMEOUT
@@ -22,6 +23,7 @@ from sandbox.common.errors import ToolpenError
     "serve",
     epilog=example("toolpen serve --tools samples/ --store sqlite:///service.db --api-key @key.txt=acme"),
 )
+@with_option_groups
 def serve_command(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8080,
@@ -35,11 +37,8 @@ def serve_command(
     tools: Annotated[
         list[Path] | None, typer.Option("--tools", help="Tool files or directories, shared by every tenant.")
     ] = None,
-    app_path: AppOption = None,
-    agent: AgentOption = None,
-    fakes: FakesOption = False,
-    auth: AuthOption = None,
-    allow_host: AllowHostOption = None,
+    *,
+    served: ServedAppOptions,
     api_key: Annotated[
         list[str] | None,
         typer.Option(
@@ -90,11 +89,11 @@ def serve_command(
             port=port,
             store=store,
             tool_paths=tuple(tool_files(tools or [])),
-            app_path=app_path,
-            app_agent=agent,
-            app_fakes=fakes,
-            app_auth=read_auth(auth),
-            allow_hosts=tuple(allow_host or ()),
+            app_path=served.app_path,
+            app_agent=served.agent,
+            app_fakes=served.fakes,
+            app_auth=read_auth(served.auth),
+            allow_hosts=tuple(served.allow_host or ()),
             api_keys=parse_api_keys([*map(_key_item, api_key or []), *env_keys]),
             max_body=max_body,
             rate=rate,
