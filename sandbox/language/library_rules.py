@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from sandbox.language.rules import check_listed, class_name, refuse
+from sandbox.language.rules import check_listed
 
 check_listed(__name__)
 
@@ -85,22 +85,3 @@ def resolve_rule(obj: Any, rule: LibraryRule | None) -> LibraryRule | None:
     view: Any = obj  # typeshed's super has no __self_class__ nor __thisclass__
     own = rule_for_class(view.__self_class__ or view.__thisclass__ if isinstance(obj, super) else obj)
     return None if own is OWN_CLASS_RULE else own
-
-
-def library_rule(obj: Any) -> LibraryRule | None:
-    """The library rule that applies to reading ``obj``'s attributes, if any."""
-    return resolve_rule(obj, NOT_LOOKED_UP)
-
-
-def allowlisted(
-    names: frozenset[str], library: str, check: Callable[[Any], Any] | None = None
-) -> LibraryRule:
-    """A rule reading only ``names`` (each result passed through ``check``, when given)."""
-
-    def attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
-        if name not in names:
-            refuse(f"{library}: attribute {name!r} of {class_name(obj)} is not available in toolpen")
-        value = getattr(obj, name, *default)
-        return value if check is None else check(value)
-
-    return LibraryRule(attribute)
