@@ -6,13 +6,13 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
 from runtime._cli.app import app, example, exit_missing_extra
 from runtime.store import DEFAULT_STORE_URL, display_url, open_store
-from sandbox.common.errors import MissingExtra, ToolpenError
+from sandbox.common.errors import InvalidArguments, MissingExtra, ToolpenError
 
 if TYPE_CHECKING:
     from runtime.store import Store
@@ -72,14 +72,22 @@ def list_sessions(
     typer.echo(f"{len(summaries)} session(s); {footer}")
 
 
+def _exit_unusable(error: InvalidArguments) -> NoReturn:
+    """Unusable arguments: the message, exit 2 (a store's own failure is 1: ``_opened``)."""
+    typer.echo(f"error: {error.message}", err=True)
+    raise typer.Exit(2) from None
+
+
 def _human(size: int) -> str:
     """``1536`` -> ``1.5 kB`` (powers of 1024)."""
-    value = float(size)
-    for unit in ("B", "kB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+    if size < 1024:
+        return f"{size} B"
+    value = size / 1024
+    for unit in ("kB", "MB"):
+        if value < 1024:
+            return f"{value:.1f} {unit}"
         value /= 1024
-    raise AssertionError("unreachable")
+    return f"{value:.1f} GB"
 
 
 @session_app.command("show", epilog=example("toolpen session show local"))
@@ -121,11 +129,13 @@ def prune_sessions(
 
     try:
         seconds = parse_duration(idle, "--idle") if idle is not None else None
-    except ToolpenError as error:
-        typer.echo(f"error: {error.message}", err=True)
-        raise typer.Exit(2) from None
+    except InvalidArguments as error:
+        _exit_unusable(error)
     with _opened(store_url) as store:
-        pruned = store.prune(seconds, dry_run=dry_run)
+        try:
+            pruned = store.prune(seconds, dry_run=dry_run)
+        except InvalidArguments as error:  # no idle time given, nor in the store's URL
+            _exit_unusable(error)
     verb = "would delete" if dry_run else "deleted"
     typer.echo(f"{verb} {len(pruned)} idle session(s) in {display_url(store_url)}")
     for session_id in pruned:

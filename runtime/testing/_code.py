@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any
 
 from sandbox.bridges.ces_context import ToolContext, ces_globals
-from sandbox.common.errors import InvalidArguments
+from sandbox.common.errors import InvalidArguments, ToolpenError
 
 CODE_FILE_NAME = "python_code.py"
 
@@ -43,7 +43,7 @@ def host_rpc(call_tool: Callable[[str, dict[str, Any], dict[str, Any]], Any]) ->
             str(params["name"]), dict(params.get("args") or {}), dict(params.get("state") or {})
         )
         if not result.success:
-            raise result.error
+            raise result.error or ToolpenError(f"tool {params['name']!r} failed")
         return {"output": result.output, "state_delta": result.state_delta}
 
     return rpc

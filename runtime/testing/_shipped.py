@@ -120,11 +120,19 @@ def _read_junit(report: Path, module: str) -> list[TestCase]:
     return tests
 
 
+_JUNIT_OUTCOMES: tuple[tuple[str, Outcome], ...] = (
+    ("failure", "failed"),
+    ("error", "failed"),
+    ("skipped", "skipped"),
+)
+"""A JUnit test case's child element, and the outcome it means (none of them: passed)."""
+
+
 def _outcome(name: str, case: ElementTree.Element) -> TestCase:
-    for tag, status in (("failure", "failed"), ("error", "failed"), ("skipped", "skipped")):
+    for tag, status in _JUNIT_OUTCOMES:
         element = case.find(tag)
         if element is not None:
-            return TestCase(name, status, element.get("message") or "")  # type: ignore[arg-type]
+            return TestCase(name, status, element.get("message") or "")
     return TestCase(name, "passed")
 
 

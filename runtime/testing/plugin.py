@@ -7,9 +7,10 @@
 - ``--ces-scrapi-classes`` (or ini ``ces_scrapi_classes = true``): ``cxas_scrapi.utils.callback_libs``
   names toolpen's CES classes (``runtime.testing.ces``), so that cxas-scrapi's callback tests run
   unchanged; refused when cxas-scrapi itself is installed (its classes would be shadowed).
-- with an app given, a test that imports the app's code (``from python_code import
-  before_model_callback``, as scrapi's callback tests do) gets it with the CES globals, and its
-  ``tools.<name>(...)`` runs the app's tool in the sandbox (``runtime.testing._code``).
+- with an app folder given (not a zip: ``toolpen app test`` unpacks one into a folder), a test
+  that imports the app's code (``from python_code import before_model_callback``, as scrapi's
+  callback tests do) gets it with the CES globals, and its ``tools.<name>(...)`` runs the app's
+  tool in the sandbox (``runtime.testing._code``).
 """
 
 from __future__ import annotations

@@ -102,3 +102,21 @@ def test_store_passwords_never_printed_by_session_commands(url: str) -> None:
         for done in (listed, deleted):
             assert f":{password}@" not in done.stdout + done.stderr
         assert "no sessions in postgresql://" in listed.stdout
+
+
+def test_prune_without_an_idle_time_is_unusable_arguments(store_url: str) -> None:
+    code, _, err = run("prune", "--store", store_url)
+    assert code == 2 and "give an idle time" in err
+    assert "s-bob" in run("list", "--store", store_url)[1]
+
+
+def test_sizes_read_in_powers_of_1024() -> None:
+    from runtime._cli.session import _human
+
+    assert [_human(size) for size in (0, 1023, 1536, 5 << 20, 3 << 30)] == [
+        "0 B",
+        "1023 B",
+        "1.5 kB",
+        "5.0 MB",
+        "3.0 GB",
+    ]
