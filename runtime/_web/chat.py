@@ -77,7 +77,9 @@ class ToolsChat:
         except ToolpenError as error:
             return {"user": text, "reply": "", "success": False, "error": error.to_dict(), "events": []}
         except Exception as error:  # the model's endpoint: unreachable, timed out, refused
-            failed = {"kind": "model_error", "message": f"the model's endpoint failed: {error}"}
+            from runtime.app._chat import endpoint_failure
+
+            failed = endpoint_failure(error).to_dict()
             return {"user": text, "reply": "", "success": False, "error": failed, "events": []}
         self.messages = [message for message in run.messages if message.get("role") != "system"]
         reply = str(run.final.get("content") or "")

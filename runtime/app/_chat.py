@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from runtime._runtime import Runtime
     from runtime.app._loader import App
 
-__all__ = ["DEFAULT_MAX_STEPS", "AppChat", "ChatEvent", "ChatTurn"]
+__all__ = ["DEFAULT_MAX_STEPS", "AppChat", "ChatEvent", "ChatTurn", "endpoint_failure"]
 
 DEFAULT_MAX_STEPS = 10
 """Model calls one user turn may take (transfers included) before it fails with ``budget_exceeded``."""
@@ -302,7 +302,7 @@ class _Run:
         except ToolpenError:
             raise
         except Exception as error:  # the client's own errors: connection, timeout, HTTP status
-            raise ModelFailed(_describe(error)) from None
+            raise endpoint_failure(error) from None
         self.event("response", message=message)
         return (yield from self.after_model(message))
 
@@ -472,9 +472,12 @@ def _shape_problem(message: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _describe(error: Exception) -> str:
-    """A client error in one line: its status and message (never the request's headers)."""
+def endpoint_failure(error: Exception) -> ModelFailed:
+    """A model client's error (connection, timeout, HTTP status) as the turn's ``model_error``, in
+    one line: its class, status and message (never the request's headers)."""
     status = getattr(error, "status_code", None)
     name = type(error).__name__
     message = str(getattr(error, "message", "") or error)
-    return f"the model endpoint failed ({name}{f', HTTP {status}' if status else ''}): {message}"[:500]
+    return ModelFailed(
+        f"the model endpoint failed ({name}{f', HTTP {status}' if status else ''}): {message}"[:500]
+    )
