@@ -17,7 +17,8 @@ take turns, each reading the state the ones before it left. A failure is answere
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -60,25 +61,26 @@ class SessionNotingRunner(AgentRunner):
         self.inner = inner
 
     async def run(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:  # noqa: A002 (the SDK's name)
-        token = _RUN_SESSION.set(_session_id(kwargs.get("session")))
-        try:
+        with _run_session(kwargs):
             return await self.inner.run(starting_agent, input, **kwargs)
-        finally:
-            _RUN_SESSION.reset(token)
 
     def run_sync(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:  # noqa: A002
-        token = _RUN_SESSION.set(_session_id(kwargs.get("session")))
-        try:
+        with _run_session(kwargs):
             return self.inner.run_sync(starting_agent, input, **kwargs)
-        finally:
-            _RUN_SESSION.reset(token)
 
     def run_streamed(self, starting_agent: Any, input: Any, **kwargs: Any) -> Any:  # noqa: A002
-        token = _RUN_SESSION.set(_session_id(kwargs.get("session")))
-        try:  # the streamed run's task starts here, with a copy of the variable
+        with _run_session(kwargs):  # the streamed run's task starts here, with a copy of the variable
             return self.inner.run_streamed(starting_agent, input, **kwargs)
-        finally:
-            _RUN_SESSION.reset(token)
+
+
+@contextmanager
+def _run_session(run_options: Mapping[str, Any]) -> Iterator[None]:
+    """The run's ``session=`` noted for the tools while the block runs."""
+    token = _RUN_SESSION.set(_session_id(run_options.get("session")))
+    try:
+        yield
+    finally:
+        _RUN_SESSION.reset(token)
 
 
 def note_run_sessions() -> None:

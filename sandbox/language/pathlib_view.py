@@ -8,6 +8,7 @@ functions over the scratch tree (``os_view``), never to the real file system.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import pathlib
 import re
@@ -16,6 +17,7 @@ from typing import Any
 
 from sandbox.language import os_view
 from sandbox.language.scratch_files import open_file
+from sandbox.language.scratch_fs import os_error
 
 
 class Path(pathlib.PurePosixPath):
@@ -156,7 +158,7 @@ class Path(pathlib.PurePosixPath):
     def touch(self, mode: int = 0o666, exist_ok: bool = True) -> None:
         if self.exists():
             if not exist_ok:
-                raise FileExistsError(17, "File exists", str(self))
+                raise os_error(errno.EEXIST, str(self))
             os_view.utime(self)
             return
         open_file(self, "ab").close()
@@ -191,7 +193,7 @@ class Path(pathlib.PurePosixPath):
             return file.write(view)
 
     def readlink(self) -> Any:
-        raise OSError(22, "Invalid argument: the scratch directory has no links", str(self))
+        raise OSError(errno.EINVAL, "Invalid argument: the scratch directory has no links", str(self))
 
 
 class PosixPath(Path):
