@@ -43,20 +43,30 @@ def latencies(pool: WorkerPool, pause: float) -> list[float]:
 
 def calls_per_second(call: Callable[[], object], seconds: float = 3.0, threads: int = THREADS) -> float:
     """How many times ``threads`` threads calling ``call`` back to back finish it per second."""
-    count = [0] * threads
+    return concurrent_calls(call, seconds, threads)[0]
+
+
+def concurrent_calls(
+    call: Callable[[], object], seconds: float = 3.0, threads: int = THREADS
+) -> tuple[float, list[float]]:
+    """Calls per second of ``threads`` threads calling ``call`` back to back for ``seconds``, and
+    every call's latency (seconds)."""
+    latencies: list[list[float]] = [[] for _ in range(threads)]
     stop = time.monotonic() + seconds
 
     def loop(index: int) -> None:
         while time.monotonic() < stop:
+            start = time.perf_counter()
             call()
-            count[index] += 1
+            latencies[index].append(time.perf_counter() - start)
 
     workers = [threading.Thread(target=loop, args=(i,)) for i in range(threads)]
     for worker in workers:
         worker.start()
     for worker in workers:
         worker.join()
-    return sum(count) / seconds
+    every = [latency for thread in latencies for latency in thread]
+    return len(every) / seconds, every
 
 
 def round_trips(pause: float) -> list[float]:
