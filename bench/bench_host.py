@@ -32,7 +32,7 @@ DONE = {"success": True, "output": 3, "state_delta": {"set": {}, "deleted": []},
 class StandIn:
     """A pool whose every worker answers at once with ``DONE``, decoded as the pool decodes it."""
 
-    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> Done:
+    def run(self, job: Call, limits: Limits, rpc: Any) -> Done:
         return Done.decode(DONE)
 
 
@@ -41,11 +41,11 @@ class Recorder:
 
     def __init__(self, pool: Any) -> None:
         self.pool = pool
-        self.sent: tuple[dict[str, Any], Limits] | None = None
+        self.sent: tuple[Call, Limits] | None = None
 
-    def run(self, job: dict[str, Any], limits: Limits, rpc: Any) -> Done:
+    def run(self, job: Call, limits: Limits, rpc: Any) -> Done:
         self.sent = (job, limits)
-        return self.pool.run(Call.from_dict(job), limits, rpc)
+        return self.pool.run(job, limits, rpc)
 
 
 def paced(rt: Runtime, rounds: int) -> None:
@@ -58,7 +58,7 @@ def paced(rt: Runtime, rounds: int) -> None:
     samples: dict[str, list[tuple[float, float]]] = {"rt.call": [], "pool.run": []}
     calls = {
         "rt.call": lambda: rt.call("add", ARGS),
-        "pool.run": lambda: rt.pool.run(Call.from_dict(job), limits, None),
+        "pool.run": lambda: rt.pool.run(job, limits, None),
     }
     for _ in range(rounds):
         for label, call in calls.items():

@@ -39,11 +39,18 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def zygote_pid(pool: WorkerPool) -> int:
-    """The zygote's pid on the host: the pool's process, or its child when bubblewrap runs it."""
+    """The zygote's pid on the host: the pool's process, or, jailed, the child of the bubblewrap
+    process below it (the pool's process may be a launcher above bubblewrap)."""
     pid = pool._zygote.process.pid
-    with open(f"/proc/{pid}/task/{pid}/children") as children:
-        below = children.read().split()
-    return int(below[0]) if below and getattr(pool._zygote, "jailed", False) else pid
+    if not getattr(pool._zygote, "jailed", False):
+        return pid
+    while True:
+        with open(f"/proc/{pid}/comm") as name:
+            jail = name.read().strip() == "bwrap"
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            pid = int(children.read().split()[0])
+        if jail:
+            return pid
 
 
 def stat(pid: int) -> list[int]:
