@@ -41,6 +41,7 @@ import functools
 import io
 import itertools
 import os
+import resource
 import statistics
 import sys
 import time
@@ -56,6 +57,7 @@ from bench_call import PRIMES, TRIVIAL, timed, timed_interleaved  # noqa: E402
 from bench_guards import LIMIT, plain_cpython  # noqa: E402
 from bench_pool import concurrent_calls  # noqa: E402
 from bench_scaling import numbered_tool  # noqa: E402
+from bench_worker import TICK, stat, zygote_pid  # noqa: E402
 
 from runtime import Runtime  # noqa: E402
 
@@ -273,6 +275,19 @@ def registered(walls: str, count: int) -> tuple[Runtime, float]:
     return rt, (time.perf_counter() - start) / count
 
 
+def cpu_seconds(zygote: int) -> float:
+    """CPU so far of this process, the zygote and the workers it reaped (a single-use call's
+    parts: ``bench_worker.py``); differences of it hardly move with the machine's load."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    _, utime, stime, _, cutime, cstime = stat(zygote)
+    return own.ru_utime + own.ru_stime + (utime + stime + cutime + cstime) / TICK
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
 def in_turn(rt: Runtime, count: int) -> Call:
     """Each call the next of the ``count`` numbered tools."""
     names = itertools.cycle([f"tool_{index}" for index in range(count)])
@@ -289,9 +304,14 @@ def tools() -> None:
                 for call in calls.values():
                     timed(call, rounds=30)
                 paced = timed_interleaved(calls, rounds=100, pause=PACE)
+                zygote = zygote_pid(rt.pool)
+                cpu = cpu_seconds(zygote)
                 back_to_back = timed_interleaved(calls, rounds=100)
+                cpu = (cpu_seconds(zygote) - cpu) / 200
                 rows[f"{label}, {count:,} tools"] = [
                     f"{per_tool * 1e3:.2f} ms",
+                    f"{rss_mib(zygote):.1f} MiB",
+                    f"{cpu * 1e3:.2f} ms",
                     f"{p50_ms(paced['add']):.3f} / {p50_ms(paced['in turn']):.3f} ms",
                     f"{p50_ms(back_to_back['add']):.3f} / {p50_ms(back_to_back['in turn']):.3f} ms",
                     " / ".join(
@@ -299,7 +319,8 @@ def tools() -> None:
                     ),
                 ]
     table(
-        "| registered tools | registering, per tool | paced p50: add / in turn "
+        "| registered tools | registering, per tool | zygote RSS | CPU per call, back to back "
+        "(host, zygote, worker) | paced p50: add / in turn "
         "| back to back p50: add / in turn | calls/s, 8 threads: add / in turn |",
         rows,
     )
