@@ -290,8 +290,8 @@ def rss_mib(pid: int) -> float:
 
 def in_turn(rt: Runtime, count: int) -> Call:
     """Each call the next of the ``count`` numbered tools."""
-    names = itertools.cycle([f"tool_{index}" for index in range(count)])
-    return lambda: rt.call(next(names), {"a": 1})
+    calls = itertools.cycle([toolpen_call(rt, f"tool_{index}", {"a": 1}) for index in range(count)])
+    return lambda: next(calls)()
 
 
 def tools() -> None:
