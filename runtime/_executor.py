@@ -5,13 +5,14 @@ takes a context snapshot and returns an :class:`Outcome` (output and state delta
 structured error); the unit of work (``runtime/_unit_of_work.py``) decides what to commit. Nested ``tools.<name>(...)`` calls come back from the worker as RPCs and run here,
 inside the same :class:`Invocation` (one deadline, one budget, one delta), and go through the
 same tool callbacks. A session call's snapshot carries no events: the worker asks for them
-(``context.events``) on first use, and the invocation reads them from the store once.
+(``context.events``) on first use, and the invocation reads them from the store once. Its
+``state`` is a :class:`~runtime._state_view.StateView`: a worker gets the large values only when
+tool code reads them (``state.read``).
 """
 
 from __future__ import annotations
 
 import contextvars
-import json
 import os
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from runtime._callbacks import Hook
 from runtime._calls import Invocation, Outcome
 from runtime._registry import EndpointTool, PythonTool, Registry, Tool
-from runtime._state import NO_CHANGE
+from runtime._state import NO_CHANGE, StateDelta
+from runtime._state_view import StateView
 from sandbox.common.errors import (
     BudgetExceeded,
     OutputTooLarge,
@@ -59,9 +61,9 @@ class Trail:
 
     def snapshot(self) -> dict[str, Any]:
         """The context snapshot with every change so far applied (``base`` itself before any)."""
-        if not self.delta and isinstance(self.base.get("state"), dict):
+        if not self.delta:
             return self.base
-        return {**self.base, "state": self.delta.apply_to(self.base.get("state") or {})}
+        return {**self.base, "state": self.base["state"].with_delta(self.delta)}
 
     def absorb(self, reply: Done) -> None:
         """Take a step's logs and, if it succeeded, its state delta."""
@@ -238,9 +240,12 @@ class Executor:
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
-        job = replace(call, context=snapshot, walls=self.walls, environment=self.environment)
+        state: StateView = snapshot["state"]
+        context = {name: value for name, value in snapshot.items() if name != "state"}
+        context.update(state.for_worker())
+        job = replace(call, context=context, walls=self.walls, environment=self.environment)
         reply = self.pool.run(job, limits, answer)
-        return within_state_limit(reply, snapshot.get("state") or {}, limits)
+        return within_state_limit(reply, state, limits)
 
     def _answer_rpc(
         self,
@@ -255,6 +260,8 @@ class Executor:
             return self.broker.handle(params, budget=invocation.http_budget, deadline=deadline)
         if target == "tools" and method == "call":
             return self._nested_call(params, snapshot, invocation)
+        if target == "state" and method == "read":
+            return snapshot["state"].read(params.get("keys"))
         if target == "context" and method == "events":
             return snapshot["events"] if "events" in snapshot else invocation.events()
         raise PolicyViolation(f"unknown host service {target}.{method}")
@@ -268,7 +275,8 @@ class Executor:
             raise BudgetExceeded(f"nested tool calls deeper than {invocation.max_depth}")
         tool = self.registry.get(name)
         args = tool.arguments(params.get("args") or {})
-        nested = dict(snapshot, state=params.get("state", snapshot.get("state", {})))
+        caller: StateView = snapshot["state"]
+        nested = dict(snapshot, state=caller.with_delta(StateDelta.from_dict(params.get("state_delta"))))
         nested["function_call_id"] = f"call_{os.urandom(8).hex()}"
         with invocation.nested_call():
             outcome = self.run(tool, args, nested, invocation)
@@ -278,10 +286,10 @@ class Executor:
         return {"output": outcome.output, "state_delta": outcome.state_delta.to_dict()}
 
 
-def within_state_limit(reply: Done, state: dict[str, Any], limits: Limits) -> Done:
+def within_state_limit(reply: Done, state: StateView, limits: Limits) -> Done:
     """``reply``, or ``output_too_large`` when a value its delta sets is over
     ``limits.state_value_size`` bytes of JSON (naming the key) or the state it leaves over
-    ``limits.state_size``.
+    ``limits.state_size`` (from the sizes of the values it changes: the state is not encoded).
 
     The worker checks this too, but the host does not take a worker's word for it: tool code that
     got past the language wall (or runs under ``walls="process"``) can make the worker say anything.
@@ -292,7 +300,7 @@ def within_state_limit(reply: Done, state: dict[str, Any], limits: Limits) -> Do
         check_value_sizes(reply.state_delta.set, limits.state_value_size)
     except OutputTooLarge as too_large:
         return Done(error=too_large, logs=reply.logs)
-    size = len(json.dumps(reply.state_delta.apply_to(state), ensure_ascii=False).encode())
+    size = state.size_after(reply.state_delta)
     if size <= limits.state_size:
         return reply
     error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limits.state_size}")

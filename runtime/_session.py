@@ -83,6 +83,9 @@ class Session(_Model):
     state: dict[str, Any] = Field(default_factory=dict)
     events: list[Event] = Field(default_factory=list)
     last_update_time: float
+    state_sizes: dict[str, int] | None = Field(default=None, exclude=True, repr=False)
+    """The bytes of each state value as compact JSON, when the store keeps them (a call's
+    size checks then encode none of the values it leaves alone)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of this session."""

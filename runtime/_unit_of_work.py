@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 from runtime._calls import CallPlan, Invocation, Outcome
 from runtime._results import ToolResult
 from runtime._state import SHARED_SCOPES, Scope, scope_of, without_temp_keys
+from runtime._state_view import StateView
 from sandbox.common.errors import Conflict, Timeout, ToolpenError, UnknownOutcome
 
 if TYPE_CHECKING:
@@ -258,7 +259,7 @@ class UnitOfWork:
         context = plan.context
         state = self._given_state(plan)
         session_id = context.get("session_id") or ""
-        snapshot = self._snapshot(plan, state, session_id, list(context.get("events") or []))
+        snapshot = self._snapshot(plan, StateView(state), session_id, list(context.get("events") or []))
         return _result(plan.steps(snapshot, invocation), state, plan.call_id, None)
 
     def _run_and_commit(self, plan: CallPlan, session: Session, invocation: Invocation) -> ToolResult:
@@ -272,7 +273,8 @@ class UnitOfWork:
         given = plan.context.get("state") or {}
         temp = {key: value for key, value in given.items() if key.startswith("temp:")}
         events = plan.context.get("events")
-        return self._snapshot(plan, {**session.state, **temp}, session.id, _given_events(events))
+        state = StateView({**session.state, **temp}, session.state_sizes)
+        return self._snapshot(plan, state, session.id, _given_events(events))
 
     def _conclude(
         self,
@@ -359,7 +361,7 @@ class UnitOfWork:
         return [state_change_event(delta, author, invocation_id)] if delta.without_temp() else []
 
     def _snapshot(
-        self, plan: CallPlan, state: dict[str, Any], session_id: str, events: list[Any] | None = None
+        self, plan: CallPlan, state: StateView, session_id: str, events: list[Any] | None = None
     ) -> dict[str, Any]:
         """The context a call's code sees (read-only, apart from its state). A session call's
         has no ``events``: the worker asks the host for them on first use (``context.events``)."""

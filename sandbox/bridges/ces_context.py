@@ -159,7 +159,7 @@ class CallbackContext(Context):
         own = snapshot is None
         if snapshot is None:
             snapshot = _snapshot_of(values)
-        super().__init__(snapshot)
+        super().__init__(snapshot, rpc)
         set_slot = object.__setattr__
         set_slot(self, "variables", self.state)
         set_slot(self, "_ces_user_content", _UNREAD)

@@ -11,10 +11,11 @@ import copy
 import json
 import marshal
 import socket
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from sandbox.common.errors import InvalidState, ToolpenError, WorkerCrashed, error_from_dict
+from sandbox.common.state_delta import entry_size, json_size
 from sandbox.messages import Rpc, RpcError, RpcRequest, RpcResult, decode_answer
 from sandbox.wire import recv_frame, send_frame
 
@@ -80,6 +81,21 @@ def _json_text(key: str, value: Any) -> str:
         raise InvalidState(f"context.state[{key!r}] is not JSON: {exc}") from None
 
 
+class _Unread:
+    """What a state key not yet read holds in the ``State`` dict: its value stays in the host."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not read>"
+
+
+_UNREAD = _Unread()
+
+Fetch = Callable[[list[str]], dict[str, Any]]
+"""``fetch(keys) -> {key: value}``: the values of state keys, read from the host."""
+
+
 class State(dict[str, Any]):
     """``context.state``: a real ``dict`` (``copy()``, ``json.dumps``, ``**state``, ``isinstance``).
 
@@ -87,21 +103,133 @@ class State(dict[str, Any]):
     the tool's own business) and keeps a deep copy of them: ``state_delta`` then finds every
     change however it was made (assignment, ``update``, ``pop``, a nested list appended to).
     Assignments are also remembered, so a key set to its old value is still reported as set.
+
+    A session's large values stay in the host (``lazy``: their keys and JSON sizes) until the
+    code reads them: ``fetch`` brings them on first read of that key, or all at once when the
+    code reads the whole mapping (``items()``, ``values()``, ``copy()``, ``==``, JSON). Until
+    then the dict holds a placeholder; ``__iter__`` is overridden so that CPython's ``dict(state)``
+    and ``**state`` read through ``__getitem__`` rather than the dict's storage.
     """
 
-    __slots__ = ("_original", "_assigned")
+    __slots__ = ("_original", "_assigned", "_unread", "_fetch", "_sizes", "_total")
 
-    def __init__(self, snapshot: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        snapshot: dict[str, Any],
+        lazy: dict[str, int] | None = None,
+        fetch: Fetch | None = None,
+        total: int | None = None,
+    ) -> None:
         super().__init__(snapshot)
-        self._original = _deep_copy(snapshot)
+        lazy = {key: size for key, size in (lazy or {}).items() if key in snapshot}
+        if lazy and fetch is None:
+            raise InvalidState("a state with values left in the host needs a way to read them")
+        self._original = _deep_copy({key: value for key, value in snapshot.items() if key not in lazy})
+        if lazy:
+            for key in lazy:
+                dict.__setitem__(self, key, _UNREAD)
+            self._original = {key: self._original.get(key, _UNREAD) for key in snapshot}
         self._assigned: set[str] = set()
+        self._unread = set(lazy)
+        self._fetch = fetch
+        self._sizes = lazy
+        """The JSON sizes of the values the host kept (read or not)."""
+        self._total = total
+        """The snapshot's size as compact JSON, when the host said (else measured when needed)."""
+
+    def _read(self, keys: Iterable[str]) -> None:
+        """Bring the values of ``keys`` still in the host (none: nothing asked)."""
+        wanted = [key for key in keys if key in self._unread]
+        if not wanted:
+            return
+        assert self._fetch is not None
+        values = self._fetch(wanted)
+        for key in wanted:
+            if key not in values:
+                raise InvalidState(f"the host did not send the value of context.state[{key!r}]")
+            value = values[key]
+            dict.__setitem__(self, key, value)
+            self._original[key] = _deep_copy({key: value})[key]
+            self._unread.discard(key)
+
+    def _read_all(self) -> None:
+        if self._unread:
+            self._read(list(self._unread))
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._unread:
+            self._read([key])
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[key] if key in self else default
+
+    def __iter__(self) -> Iterator[str]:
+        return super().__iter__()
 
     def __setitem__(self, key: str, value: Any) -> None:
         if not isinstance(key, str):
             raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
         _json_text(key, value)
         super().__setitem__(key, value)
+        self._unread.discard(key)
         self._assigned.add(key)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._unread.discard(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self._unread:
+            self._read([key])
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, Any]:
+        self._read_all()
+        return super().popitem()
+
+    def clear(self) -> None:
+        super().clear()
+        self._unread.clear()
+
+    def values(self) -> Any:
+        self._read_all()
+        return super().values()
+
+    def items(self) -> Any:
+        self._read_all()
+        return super().items()
+
+    def copy(self) -> dict[str, Any]:
+        self._read_all()
+        return dict.copy(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._read_all()
+        if isinstance(other, State):
+            other._read_all()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        self._read_all()
+        return dict.__repr__(self)
+
+    def __or__(self, other: Any) -> dict[str, Any]:
+        self._read_all()
+        return dict.__or__(self, other)  # type: ignore[operator,no-any-return]
+
+    def __ror__(self, other: Any) -> dict[str, Any]:
+        self._read_all()
+        return dict.__ror__(self, other)  # type: ignore[operator,no-any-return]
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        self._read_all()
+        return super().__reduce_ex__(protocol)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
         for key, value in dict(*args, **kwargs).items():
@@ -134,20 +262,23 @@ def state_delta(state: State) -> dict[str, Any]:
 
     A key is set when it was assigned, or when its value no longer equals (and has the type of)
     the snapshot's; only those values are serialized, so an untouched large state costs little.
+    A value still in the host (never read) is unchanged.
     """
     original = state._original
     untouched = _untouched(state, original)  # compared in C: a large state left alone costs little
-    keys: Iterable[str] = [key for key in state._assigned if key in state] if untouched else state.keys()
+    keys: Iterable[str] = [key for key in state._assigned if key in state] if untouched else dict.keys(state)
     changed: dict[str, Any] = {}
     for key in keys:
-        value = state[key]
+        if key in state._unread:
+            continue
+        value = dict.__getitem__(state, key)
         if not isinstance(key, str):
             raise InvalidState(f"context.state keys must be strings, not {type(key).__name__}")
         before = original.get(key, _ABSENT)
         if key in state._assigned or type(value) is not type(before) or value != before:
             # the key as a plain str, as JSON writes it: the delta keeps no object of the tool's
             changed[str.__str__(key)] = json.loads(_json_text(key, value))
-    deleted = [] if untouched else sorted(key for key in original if key not in state)
+    deleted = [] if untouched else sorted(key for key in original if not dict.__contains__(state, key))
     return {"set": changed, "deleted": deleted}
 
 
@@ -158,22 +289,29 @@ def _untouched(state: State, original: dict[str, Any]) -> bool:
     """The same keys in the same order, equal values of the same types (at the top, as
     ``state_delta`` compares them): only the keys assigned may have been set."""
     return (
-        list(state) == list(original)
+        list(dict.keys(state)) == list(original)
         and dict.__eq__(state, original)
-        and list(map(type, state.values())) == list(map(type, original.values()))
+        and list(map(type, dict.values(state))) == list(map(type, original.values()))
     )
 
 
-def state_after(state: State, delta: dict[str, Any]) -> dict[str, Any]:
-    """The state ``delta`` (as ``state_delta`` made it: plain JSON copies) leaves: the snapshot with it applied.
-
-    Built from the snapshot's copy and the delta's copies, never by reading the tool's values
-    again: a value of the tool's may serialize differently each time it is read.
-    """
-    deleted = set(delta["deleted"])
-    after = {key: value for key, value in state._original.items() if key not in deleted}
-    after.update(delta["set"])
-    return after
+def state_size_after(state: State, delta: dict[str, Any]) -> int:
+    """The size as compact JSON of the state ``delta`` (as ``state_delta`` made it) leaves, from
+    the snapshot's size and the sizes of the keys it changes: the values left in the host are
+    not read, and the whole state is not encoded again."""
+    original = state._original
+    total = state._total
+    if total is None:
+        total = json_size({key: value for key, value in original.items() if key not in state._sizes})
+        total += sum(entry_size(key, state._sizes[key]) for key in original if key in state._sizes)
+    changed = [*delta["set"], *delta["deleted"]]
+    for key in changed:
+        if key in original:
+            size = state._sizes[key] if key in state._sizes else json_size(original[key])
+            total -= entry_size(key, size)
+    for key, value in delta["set"].items():
+        total += entry_size(key, json_size(value))
+    return max(total, 2)
 
 
 def apply_state_delta(state: State, delta: dict[str, Any]) -> None:
@@ -204,18 +342,32 @@ class Context:
     agent_name: str | None
     state: State
 
-    def __init__(self, snapshot: dict[str, Any]) -> None:
+    def __init__(self, snapshot: dict[str, Any], rpc: Rpc | None = None) -> None:
         set_slot = object.__setattr__
         for name in Context.__slots__:
             if name != "state":
                 set_slot(self, name, snapshot.get(name))
-        set_slot(self, "state", State(snapshot.get("state") or {}))
+        fetch = None if rpc is None else _state_reader(rpc)
+        state = State(snapshot.get("state") or {}, snapshot.get("lazy_state"), fetch, snapshot.get("state_size"))
+        set_slot(self, "state", state)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"context.{name} is read-only")
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"context.{name} is read-only")
+
+
+def _state_reader(rpc: Rpc) -> Fetch:
+    """``fetch`` for a ``State``: the ``state.read`` service of the host."""
+
+    def fetch(keys: list[str]) -> dict[str, Any]:
+        values = rpc("state", "read", {"keys": keys})
+        if not isinstance(values, dict):
+            raise InvalidState("the host answered a state read with something other than the values")
+        return values
+
+    return fetch
 
 
 class StatusError(Exception):
@@ -268,8 +420,8 @@ class Tools:
         return self._taken(lambda: self._rpc("tools", "call", params))
 
     def _params(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        """A ``tools.call`` RPC's params: the caller's current state goes with it."""
-        return {"name": name, "args": args, "state": dict(self._state)}
+        """A ``tools.call`` RPC's params: the caller's changes so far go with it (the host has the rest)."""
+        return {"name": name, "args": args, "state_delta": state_delta(self._state)}
 
     def _taken(self, answer: Callable[[], Any]) -> Any:
         """The output ``answer()`` brings back, its state changes applied to the caller's state now."""

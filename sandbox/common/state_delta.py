@@ -151,13 +151,33 @@ class StateDelta:
             raise
 
 
+def json_size(value: Any) -> int:
+    """The bytes of ``value`` as compact JSON text (UTF-8), as stores keep it."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+
+
+def entry_size(key: str, size: int) -> int:
+    """What a key whose value is ``size`` bytes adds to its state's compact JSON (its quotes,
+    colon and comma; the key's characters counted as UTF-8, without escapes): a state's size is
+    1 plus the sum over its keys (2 when empty)."""
+    return len(key.encode()) + size + 4
+
+
+def state_json_size(sizes: dict[str, int]) -> int:
+    """The compact JSON size of a state whose values have the JSON ``sizes`` (summed in C: a
+    state can hold hundreds of thousands of keys)."""
+    if not sizes:
+        return 2
+    return 1 + sum(sizes.values()) + sum(map(len, map(str.encode, sizes))) + 4 * len(sizes)
+
+
 def check_value_sizes(values: dict[str, Any], limit: int) -> None:
     """Raise ``OutputTooLarge`` naming the first key whose value is over ``limit`` bytes of JSON
     (``limits.state_value_size``); only the values set are encoded, not the whole state."""
     for key, value in values.items():
         if isinstance(value, str) and len(value) * 4 + 2 <= limit:
             continue  # a short string cannot be over it, whatever its characters
-        size = len(json.dumps(value, ensure_ascii=False, default=str).encode())
+        size = json_size(value)
         if size > limit:
             raise OutputTooLarge(
                 f"state key {key!r} would hold {size} bytes of JSON, over the limit of {limit} per value "

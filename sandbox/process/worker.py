@@ -46,7 +46,7 @@ from sandbox.bridges.framework_call import (
     not_a_function,
     typed_arguments,
 )
-from sandbox.bridges.proxies import Context, RpcClient, state_after, state_delta
+from sandbox.bridges.proxies import Context, RpcClient, state_delta, state_size_after
 from sandbox.common import errors
 from sandbox.common.errors import (
     InvalidSource,
@@ -321,13 +321,13 @@ def _checked_delta(context: Context, limits: Limits) -> dict[str, Any]:
 
     Without this a tool could hand the host (which parses, stores and ships it to every later
     call of the session) tens of megabytes of state per call. The size is that of the state the
-    delta's own copies leave: a value of the tool's may serialize differently each time it is
-    read (and the host checks again).
+    delta's own copies leave, from the snapshot's size and the changed keys' (a value of the
+    tool's may serialize differently each time it is read; the host checks again).
     """
     delta = state_delta(context.state)
     check_value_sizes(delta["set"], limits.state_value_size)
     if delta["set"] or delta["deleted"]:
-        size = len(json.dumps(state_after(context.state, delta), ensure_ascii=False).encode())
+        size = state_size_after(context.state, delta)
         if size > limits.state_size:
             raise OutputTooLarge(
                 f"the session state would be {size} bytes, over the limit of {limits.state_size}"

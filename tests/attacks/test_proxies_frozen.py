@@ -143,7 +143,7 @@ def test_the_host_enforces_the_state_limit_whatever_the_worker_says() -> None:
         def flood() -> str:
             worker = sys.modules["sandbox.process.worker"]
             worker.state_delta = lambda state: {"set": {"big": "x" * 6_000_000}, "deleted": []}
-            worker.state_after = lambda state, delta: {}
+            worker.state_size_after = lambda state, delta: 0
             return "ok"
         """
     with Runtime(store="memory://", walls="process") as runtime:
