@@ -32,6 +32,7 @@ from runtime.store._base import (
     state_owners,
 )
 from sandbox.common.errors import NotFound
+from sandbox.common.state_delta import json_size
 
 
 def _copy(value: Any) -> Any:
@@ -58,6 +59,8 @@ class MemoryStore(Store):
         self._locks: dict[str | StateOwner, threading.Lock] = {}  # by session id, or scope owner
         self._sessions: dict[str, dict[str, Any]] = {}
         self._states: dict[StateOwner, dict[str, Any]] = {}
+        self._sizes: dict[StateOwner, dict[str, int]] = {}
+        """The JSON size of each value of ``_states``, measured once when it is set."""
         self._events: dict[str, list[dict[str, Any]]] = {}
         self._calls: dict[tuple[str, str], CallRecord] = {}  # their results apart, in _results
         self._results: dict[tuple[str, str], str] = {}
@@ -70,12 +73,15 @@ class MemoryStore(Store):
             if meta is None:
                 return None
             state: dict[str, Any] = {}
+            sizes: dict[str, int] = {}
             for owner in state_owners(meta["app_name"], meta["user_id"], session_id):
                 state.update(self._states.get(owner, {}))
+                sizes.update(self._sizes.get(owner, {}))
             state = _copy_state(state)
             stored = _copy(self._events[session_id]) if events else []
             meta = dict(meta)
-        return Session(id=session_id, state=state, events=[Event.model_validate(e) for e in stored], **meta)
+        events_read = [Event.model_validate(e) for e in stored]
+        return Session(id=session_id, state=state, state_sizes=sizes, events=events_read, **meta)
 
     def _get_events(self, session_id: str) -> list[Event]:
         with self._data_lock:
@@ -99,6 +105,7 @@ class MemoryStore(Store):
             del self._sessions[session_id]
             del self._events[session_id]
             self._states.pop((meta["app_name"], meta["user_id"], session_id), None)
+            self._sizes.pop((meta["app_name"], meta["user_id"], session_id), None)
             for key in [key for key in self._calls if key[0] == session_id]:
                 del self._calls[key]
                 self._results.pop(key, None)
@@ -203,6 +210,8 @@ class MemoryStore(Store):
         for owner, part in scoped_parts(delta, meta["app_name"], meta["user_id"], session_id):
             fresh = StateDelta(_copy_state(part.set), part.deleted)
             self._states[owner] = fresh.apply_to(self._states.get(owner, {}))
+            sizes = StateDelta({key: json_size(value) for key, value in part.set.items()}, part.deleted)
+            self._sizes[owner] = sizes.apply_to(self._sizes.get(owner, {}))
 
     def _finish(self, record: CallRecord, call: FinishedCall) -> None:
         record.status = call.status
