@@ -1,14 +1,15 @@
 """``postgresql://``: sessions in PostgreSQL (psycopg 3), shared by processes and machines.
 
-Data: the tables of ``runtime/store/_sql.py`` (``toolpen_states``: one ``jsonb`` row per scope
-owner; events, arguments and results ``json``: the text is kept as written) in the
+Data: the tables of ``runtime/store/_sql.py`` (``toolpen_state_keys``: one row per scope owner
+and key, its value ``jsonb``; events, arguments and results ``json``: the text is kept as written) in the
 connection's current schema (``?options=-csearch_path%3Dname`` in the URL picks another),
 created on first open; ``?pool_size=N&lock_connections=M`` size the two connection pools
 (10 and 50: at most M sessions locked or waiting at once per process), and
 ``prepared_statements=off`` suits PgBouncer before 1.21 in transaction mode; ``toolpen_schema`` holds their version. Every write is one transaction
-that takes the session's row lock first; a delta is merged by the server in each scope row's
-upsert (``(state || set) - deleted``), so concurrent sessions writing ``app:``/``user:`` keys
-merge key by key. A read is one statement, hence one snapshot. ``jsonb`` cannot hold the
+that takes the session's row lock first; a delta writes the rows of the keys it sets and
+deletes, so concurrent sessions writing ``app:``/``user:`` keys merge key by key. A read is one
+statement, hence one snapshot. Schema version 1 kept one ``jsonb`` row per scope
+(``toolpen_states``): `toolpen store migrate` spreads its keys over rows of their own. ``jsonb`` cannot hold the
 character U+0000: such a value is refused as invalid state.
 
 Session locks: ``pg_advisory_xact_lock(hashtextextended(schema || ':' || session_id, 0))`` in a
@@ -41,7 +42,6 @@ from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from runtime._session import Session
-from runtime._state import StateDelta
 from runtime.store._base import (
     LOCK_TIMEOUT,
     StateOwner,
@@ -53,13 +53,33 @@ from runtime.store._base import (
     session_label,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import INDEXES, TABLES, Connection, SqlStore, dumps
+from runtime.store._sql import ALL_VALUES, INDEXES, STATE_KEYS, SqlStore, tables
+from runtime.store._value_cache import CACHED_FROM, ValueCache
 from sandbox.common.errors import InvalidArguments, InvalidState, StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-MIGRATIONS: dict[int, str] = {}
-"""The statements leading from each version to the next (none yet: version 1 is the first)."""
+_TYPES = {
+    "real": "double precision",
+    "json": "json",
+    "state_json": "jsonb",
+    "serial": "bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+}
+
+_FROM_VERSION_1 = (
+    STATE_KEYS.format(**_TYPES)
+    + """
+INSERT INTO toolpen_state_keys (app_name, user_id, session_id, key, value, size, rev)
+SELECT s.app_name, s.user_id, s.session_id, j.key, j.value, octet_length(j.value::text),
+    (random() * 4e18)::bigint
+FROM toolpen_states s, jsonb_each(s.state) j;
+DROP TABLE toolpen_states;
+"""
+)
+"""Version 1 kept each scope's state as one ``jsonb`` row: its keys become rows of their own."""
+
+MIGRATIONS = {1: _FROM_VERSION_1}
+"""The statements leading from each version to the next."""
 
 POOL_SIZE = 10
 """Connections of one store for reads and writes (each held for one statement or transaction)."""
@@ -67,16 +87,7 @@ POOL_SIZE = 10
 LOCK_CONNECTIONS = 50
 """Connections of one store for session locks: at most this many held or awaited at once."""
 
-_SCHEMA = (
-    "CREATE TABLE toolpen_schema (version integer NOT NULL);"
-    + TABLES.format(
-        real="double precision",
-        json="json",
-        state_json="jsonb",
-        serial="bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-    )
-    + INDEXES
-)
+_SCHEMA = "CREATE TABLE toolpen_schema (version integer NOT NULL);" + tables(**_TYPES) + INDEXES
 
 # one 64-bit key per (schema, session): a 32-bit hash would let a tenant search offline for an
 # id whose lock collides with another tenant's session and hold it; the seed keeps session locks
@@ -87,22 +98,17 @@ _SCOPE_LOCKS = 1
 
 _GET_SESSION = """
 SELECT s.app_name, s.user_id, s.last_update_time,
-    ARRAY(SELECT st.state FROM toolpen_states st
-          WHERE st.app_name = s.app_name AND st.user_id IN ('', s.user_id) AND st.session_id IN ('', s.id)
-          ORDER BY st.user_id, st.session_id) AS states{events}
+    ARRAY(SELECT json_build_array(k.user_id, k.session_id, k.key, k.size, k.rev,
+                                  CASE WHEN k.size < %s THEN k.value END)
+          FROM toolpen_state_keys k
+          WHERE k.app_name = s.app_name AND k.user_id IN ('', s.user_id) AND k.session_id IN ('', s.id)
+          ORDER BY k.user_id, k.session_id, k.seq) AS states{events}
 FROM toolpen_sessions s WHERE s.id = %s
 """
 _EVENTS_COLUMN = """,
     ARRAY(SELECT e.data FROM toolpen_events e WHERE e.session_id = s.id ORDER BY e.seq) AS events"""
 _GET_SESSION_WITH_EVENTS = _GET_SESSION.format(events=_EVENTS_COLUMN)
 _GET_SESSION_ALONE = _GET_SESSION.format(events="")
-
-_MERGE_STATE = """
-INSERT INTO toolpen_states AS old (app_name, user_id, session_id, state)
-VALUES (%(app)s, %(user)s, %(session)s, %(set)s::jsonb - %(deleted)s::text[])
-ON CONFLICT (app_name, user_id, session_id)
-DO UPDATE SET state = (old.state || %(set)s::jsonb) - %(deleted)s::text[]
-"""
 
 
 @dataclass(frozen=True)
@@ -178,6 +184,7 @@ class PostgresStore(SqlStore):
         self.url = url
         url, options = split_pool_options(url)
         self._name = _display_name(url)
+        self._values = ValueCache()
         with self._errors(), psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
             self.schema = self._create_schema(conn, migrate)
         self._pool = _pool(url, options, min_size=1, max_size=options.pool_size)
@@ -240,15 +247,16 @@ class PostgresStore(SqlStore):
         return value  # psycopg decodes json and jsonb
 
     def _get_session(self, session_id: str, events: bool) -> Session | None:
-        with self._reading() as conn:
-            row = conn.execute(
-                _GET_SESSION_WITH_EVENTS if events else _GET_SESSION_ALONE, (session_id,)
-            ).fetchone()
-        return (
-            None
-            if row is None
-            else self._session(session_id, row, row["states"], row["events"] if events else [])
-        )
+        statement = _GET_SESSION_WITH_EVENTS if events else _GET_SESSION_ALONE
+        for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
+            with self._reading() as conn:
+                row = conn.execute(statement, (read_below, session_id)).fetchone()
+            if row is None:
+                return None
+            state = self._state(row["app_name"], row["states"], read_below)
+            if state is not None:
+                return self._session(session_id, row, state, row["events"] if events else [])
+        raise AssertionError("a read of every value needs no cache")
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         return self._advisory(session_id, _SESSION_LOCKS, session_label(session_id), timeout)
@@ -293,11 +301,3 @@ class PostgresStore(SqlStore):
             return False
 
         poll_lock(try_once, label, wait)
-
-    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
-        """Merged by the server, key by key, so concurrent writers of a shared scope both land."""
-        app, user, session = owner
-        conn.execute(
-            _MERGE_STATE,
-            {"app": app, "user": user, "session": session, "set": dumps(part.set), "deleted": part.deleted},
-        )

@@ -1,16 +1,20 @@
 """What the SQLite and PostgreSQL stores share: the tables, the statements where the dialects
 agree, the row <-> ``Session``/``CallRecord`` mapping and the write algorithms.
 
-Tables (both dialects): ``toolpen_sessions``, ``toolpen_states`` (one JSON row per scope owner),
-``toolpen_events`` and ``toolpen_calls``. Statements are written once with ``?`` placeholders
+Tables (both dialects): ``toolpen_sessions``, ``toolpen_state_keys`` (one row per scope owner
+and state key: a commit writes the keys it changes, nothing else), ``toolpen_events`` and
+``toolpen_calls``. Each state row keeps its value's size as compact JSON and a revision (a
+random number written with each new value): a read fetches the large values only when the
+store's ``ValueCache`` does not hold them at that revision (``runtime/store/_value_cache.py``). Statements are written once with ``?`` placeholders
 (and no literal ``?`` or ``%``); a store whose driver wants another style names it in
 ``placeholder``. A store supplies its connections, the column types, its session lock, how a
-delta is merged into a scope's row, and how a whole session is read.
+session is read.
 """
 
 from __future__ import annotations
 
 import functools
+import secrets
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, closing
@@ -19,6 +23,7 @@ from typing import Any, ClassVar, Protocol
 from runtime._session import CallRecord, Event, Session, SessionSummary
 from runtime._state import StateDelta, encode_json
 from runtime.store._base import FinishedCall, StateOwner, Store, already_finished, never_begun, scoped_parts
+from runtime.store._value_cache import CACHED_FROM, MISSING, ValueCache
 from sandbox.common.errors import NotFound
 
 TABLES = """
@@ -29,14 +34,7 @@ CREATE TABLE toolpen_sessions (
     create_time {real} NOT NULL,
     last_update_time {real} NOT NULL
 );
--- one row per scope: app (app, '', ''), user (app, user, ''), session (app, user, id)
-CREATE TABLE toolpen_states (
-    app_name text NOT NULL,
-    user_id text NOT NULL,
-    session_id text NOT NULL,
-    state {state_json} NOT NULL,
-    PRIMARY KEY (app_name, user_id, session_id)
-);
+{state_keys}
 CREATE TABLE toolpen_events (
     seq {serial},
     session_id text NOT NULL,
@@ -55,7 +53,36 @@ CREATE TABLE toolpen_calls (
 );
 """
 """The tables, with the column types a dialect fills in: ``real``, ``json``, ``state_json``
-(the scope rows) and ``serial`` (an increasing integer primary key)."""
+(the state values) and ``serial`` (an increasing integer primary key)."""
+
+STATE_KEYS = """
+-- one row per scope and key: app (app, '', ''), user (app, user, ''), session (app, user, id);
+-- seq keeps the order keys were first set in
+CREATE TABLE toolpen_state_keys (
+    seq {serial},
+    app_name text NOT NULL,
+    user_id text NOT NULL,
+    session_id text NOT NULL,
+    key text NOT NULL,
+    value {state_json} NOT NULL,
+    size bigint NOT NULL,
+    rev bigint NOT NULL,
+    UNIQUE (app_name, user_id, session_id, key)
+);
+"""
+"""The per-key state table (schema version 3 of SQLite, 2 of PostgreSQL), as ``TABLES``."""
+
+
+def tables(**types: str) -> str:
+    """``TABLES`` with a dialect's column types filled in."""
+    return TABLES.format(state_keys=STATE_KEYS.format(**types), **types)
+
+
+STATE_ROW = "user_id, session_id, key, size, rev, CASE WHEN size < ? THEN value END"
+"""A state row as ``SqlStore._state`` reads it: the value only when under the size given."""
+
+ALL_VALUES = 1 << 62
+"""A size no value reaches: every value read."""
 
 INDEXES = """
 CREATE INDEX toolpen_sessions_by_owner ON toolpen_sessions (app_name, user_id);
@@ -85,6 +112,17 @@ ON CONFLICT (session_id, call_id) DO NOTHING
 GET_EVENTS = "SELECT data FROM toolpen_events WHERE session_id = ? ORDER BY seq"
 
 _GET_CALL = f"SELECT {CALL_COLUMNS} FROM toolpen_calls WHERE session_id = ? AND call_id = ?"
+
+_UPSERT_KEY = """
+INSERT INTO toolpen_state_keys (app_name, user_id, session_id, key, value, size, rev)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (app_name, user_id, session_id, key)
+DO UPDATE SET value = excluded.value, size = excluded.size, rev = excluded.rev
+"""
+
+_DELETE_KEY = """
+DELETE FROM toolpen_state_keys WHERE app_name = ? AND user_id = ? AND session_id = ? AND key = ?
+"""
 
 _FINISH_CALL = """
 UPDATE toolpen_calls SET status = ?, result = ?, finished_at = ?
@@ -130,6 +168,8 @@ class SqlStore(Store):
     """A store in the four tables; a subclass supplies what its dialect does differently."""
 
     placeholder: ClassVar[str] = "?"
+    _values: ValueCache
+    """The large values read, by revision (each store makes its own when opened)."""
     row_lock: ClassVar[str] = ""
     """Appended to a ``SELECT`` of the session's row to lock it until the transaction ends
     (empty where a write transaction already excludes every other writer)."""
@@ -148,29 +188,49 @@ class SqlStore(Store):
     def _json(self, value: Any) -> Any:
         """The value of a JSON column as the driver returned it."""
 
-    @abstractmethod
-    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
-        """Apply ``part`` to the state row of ``owner`` (created if missing)."""
-
     # -- shared reads and writes ----------------------------------------------------------
 
     def _run(self, conn: Connection, statement: str, params: Sequence[Any]) -> Cursor:
         return conn.execute(in_style(statement, self.placeholder), params)
 
-    def _session(
-        self, session_id: str, meta: Mapping[str, Any], states: Iterable[Any], events: Iterable[Any]
-    ) -> Session:
-        """A session from its row, its scope rows (app, user, session) and its events in order
-        (none when they were not read)."""
+    def _state(
+        self, app_name: str, rows: Iterable[Sequence[Any]], read_below: int
+    ) -> tuple[dict[str, Any], dict[str, int]] | None:
+        """The merged state and its values' sizes from the ``STATE_ROW`` rows of the app, user and
+        session scopes, in that order (their values read when under ``read_below`` bytes, the
+        others taken from the cache); None when the cache lacks one of those at its revision."""
         state: dict[str, Any] = {}
-        for part in states:
-            state.update(self._json(part))
+        sizes: dict[str, int] = {}
+        for user_id, session_id, key, size, rev, value in rows:
+            owner = (app_name, user_id, session_id)
+            if size >= read_below:
+                value = self._values.get(owner, key, rev)
+                if value is MISSING:
+                    return None
+            else:
+                value = self._json(value)
+                if size >= CACHED_FROM:
+                    self._values.put(owner, key, rev, size, value)
+            state[key] = value
+            sizes[key] = size
+        return state, sizes
+
+    def _session(
+        self,
+        session_id: str,
+        meta: Mapping[str, Any],
+        state: tuple[dict[str, Any], dict[str, int]],
+        events: Iterable[Any],
+    ) -> Session:
+        """A session from its row, its state and values' sizes, and its events in order (none
+        when they were not read)."""
         return Session(
             id=session_id,
             app_name=meta["app_name"],
             user_id=meta["user_id"],
             last_update_time=meta["last_update_time"],
-            state=state,
+            state=state[0],
+            state_sizes=state[1],
             events=self._events(events),
         )
 
@@ -206,7 +266,7 @@ class SqlStore(Store):
                 return False
             self._run(
                 conn,
-                "DELETE FROM toolpen_states WHERE app_name = ? AND user_id = ? AND session_id = ?",
+                "DELETE FROM toolpen_state_keys WHERE app_name = ? AND user_id = ? AND session_id = ?",
                 (owners[0]["app_name"], owners[0]["user_id"], session_id),
             )
             self._run(conn, "DELETE FROM toolpen_events WHERE session_id = ?", (session_id,))
@@ -288,3 +348,17 @@ class SqlStore(Store):
     ) -> None:
         for owner, part in scoped_parts(delta, app_name, user_id, session_id):
             self._merge_state(conn, owner, part)
+
+    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
+        """Write the keys ``part`` sets (each with its size and a new revision) and delete those it
+        deletes: concurrent writers of a shared scope's other keys both land."""
+        with closing(conn.cursor()) as cursor:
+            if part.set:
+                rows = []
+                for key, value in part.set.items():
+                    text = dumps(value)
+                    rows.append((*owner, key, text, len(text.encode()), secrets.randbits(62)))
+                cursor.executemany(in_style(_UPSERT_KEY, self.placeholder), rows)
+            if part.deleted:
+                keys = [(*owner, key) for key in part.deleted]
+                cursor.executemany(in_style(_DELETE_KEY, self.placeholder), keys)

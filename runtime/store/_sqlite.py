@@ -3,9 +3,10 @@
 Data: the tables of ``runtime/store/_sql.py`` (JSON as TEXT) in WAL mode (readers never block
 the writer), a busy timeout, a pool of connections. Every write is one ``BEGIN IMMEDIATE``
 transaction, so a commit that fails leaves the file as it was. The schema is created on open
-and versioned with ``PRAGMA user_version``; a file of version 1 (tables without the
-``toolpen_`` prefix) is brought to version 2 by `toolpen store migrate` (``migrate=True``), in
-one transaction (``runtime/store/_migrations.py``).
+and versioned with ``PRAGMA user_version``; `toolpen store migrate` (``migrate=True``) brings an
+older file to version 3 in one transaction (``runtime/store/_migrations.py``): version 1 had
+the tables without the ``toolpen_`` prefix, version 2 one JSON row per scope
+(``toolpen_states``), whose keys version 3 spreads over ``toolpen_state_keys``.
 
 Session locks: ``fcntl.flock`` on one lock file per session, in ``<db>.locks/`` next to the
 database (and one per shared scope, ``scope-*.lock``, for ``lock_scopes``). A lock table with owners and expiry would need heartbeats, or a crashed holder
@@ -35,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 from runtime._session import Session
-from runtime._state import StateDelta
 from runtime.store._base import (
     LOCK_TIMEOUT,
     StateOwner,
@@ -46,15 +46,15 @@ from runtime.store._base import (
     session_label,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import GET_EVENTS, INDEXES, TABLES, Connection, SqlStore, dumps
+from runtime.store._sql import ALL_VALUES, GET_EVENTS, INDEXES, STATE_KEYS, STATE_ROW, SqlStore, tables
+from runtime.store._value_cache import CACHED_FROM, ValueCache
 from sandbox.common.errors import StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
-_SCHEMA = (
-    TABLES.format(real="REAL", json="TEXT", state_json="TEXT", serial="INTEGER PRIMARY KEY AUTOINCREMENT")
-    + INDEXES
-)
+_TYPES = {"real": "REAL", "json": "TEXT", "state_json": "TEXT", "serial": "INTEGER PRIMARY KEY AUTOINCREMENT"}
+
+_SCHEMA = tables(**_TYPES) + INDEXES
 
 _FROM_VERSION_1 = f"""
 DROP INDEX sessions_by_owner;
@@ -67,8 +67,35 @@ ALTER TABLE calls RENAME TO toolpen_calls;
 """
 """Version 1 had the same tables without the ``toolpen_`` prefix."""
 
-MIGRATIONS = {1: _FROM_VERSION_1}
+_FROM_VERSION_2 = (
+    STATE_KEYS.format(**_TYPES)
+    + """
+INSERT INTO toolpen_state_keys (app_name, user_id, session_id, key, value, size, rev)
+SELECT app_name, user_id, session_id, key, text, length(CAST(text AS BLOB)), random()
+FROM (
+    SELECT s.rowid AS row, j.id AS id, s.app_name, s.user_id, s.session_id, j.key,
+        CASE j.type
+            WHEN 'object' THEN j.value WHEN 'array' THEN j.value
+            WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null'
+            ELSE json_quote(j.value)
+        END AS text
+    FROM toolpen_states s, json_each(s.state) j
+)
+ORDER BY row, id;
+DROP TABLE toolpen_states;
+"""
+)
+"""Version 2 kept each scope's state as one JSON row: its keys become rows of their own, in order."""
+
+MIGRATIONS = {1: _FROM_VERSION_1, 2: _FROM_VERSION_2}
 """The script leading from each version to the next."""
+
+
+_STATE_ROWS = f"""
+SELECT {STATE_ROW} FROM toolpen_state_keys
+WHERE app_name = ? AND user_id IN ('', ?) AND session_id IN ('', ?)
+ORDER BY user_id, session_id, seq
+"""
 
 
 def _try_flock(fd: int) -> bool:
@@ -108,6 +135,7 @@ class SqliteStore(SqlStore):
         self._lock_dir = self.path.with_name(self.path.name + ".locks")
         self._idle: list[sqlite3.Connection] = []
         self._pool_lock = threading.Lock()
+        self._values = ValueCache()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock_dir.mkdir(exist_ok=True)
         self.schema = self._create_schema(migrate)
@@ -209,15 +237,15 @@ class SqliteStore(SqlStore):
             ).fetchone()
             if meta is None:
                 return None
-            states = conn.execute(
-                "SELECT state FROM toolpen_states WHERE app_name = ? AND user_id IN ('', ?)"
-                " AND session_id IN ('', ?) ORDER BY user_id, session_id",
-                (meta["app_name"], meta["user_id"], session_id),
-            ).fetchall()
-            rows = self._run(conn, GET_EVENTS, (session_id,)).fetchall() if events else []
-        return self._session(
-            session_id, meta, [row["state"] for row in states], [row["data"] for row in rows]
-        )
+            state = None
+            for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
+                params = (read_below, meta["app_name"], meta["user_id"], session_id)
+                state = self._state(meta["app_name"], conn.execute(_STATE_ROWS, params).fetchall(), read_below)
+                if state is not None:
+                    break
+            assert state is not None
+            events_read = self._run(conn, GET_EVENTS, (session_id,)).fetchall() if events else []
+        return self._session(session_id, meta, state, [row["data"] for row in events_read])
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         name = hashlib.sha256(session_id.encode()).hexdigest() + ".lock"
@@ -252,14 +280,3 @@ class SqliteStore(SqlStore):
             with suppress(FileNotFoundError):
                 os.unlink(path)
             os.close(fd)  # releases the flock
-
-    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
-        """Read, apply, write: ``BEGIN IMMEDIATE`` already excludes every other writer."""
-        row = conn.execute(
-            "SELECT state FROM toolpen_states WHERE app_name = ? AND user_id = ? AND session_id = ?", owner
-        ).fetchone()
-        conn.execute(
-            "INSERT INTO toolpen_states (app_name, user_id, session_id, state) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET state = excluded.state",
-            (*owner, dumps(part.apply_to(json.loads(row["state"]) if row else {}))),
-        )

@@ -162,7 +162,7 @@ class State(dict[str, Any]):
         return super().__getitem__(key)
 
     def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[key] if key in self else default
+        return self[key] if key in self else default  # noqa: SIM401 (self.get is this method)
 
     def __iter__(self) -> Iterator[str]:
         return super().__iter__()
@@ -219,11 +219,11 @@ class State(dict[str, Any]):
         self._read_all()
         return dict.__repr__(self)
 
-    def __or__(self, other: Any) -> dict[str, Any]:
+    def __or__(self, other: Any) -> dict[str, Any]:  # type: ignore[override]
         self._read_all()
         return dict.__or__(self, other)  # type: ignore[operator,no-any-return]
 
-    def __ror__(self, other: Any) -> dict[str, Any]:
+    def __ror__(self, other: Any) -> dict[str, Any]:  # type: ignore[override]
         self._read_all()
         return dict.__ror__(self, other)  # type: ignore[operator,no-any-return]
 
@@ -348,7 +348,9 @@ class Context:
             if name != "state":
                 set_slot(self, name, snapshot.get(name))
         fetch = None if rpc is None else _state_reader(rpc)
-        state = State(snapshot.get("state") or {}, snapshot.get("lazy_state"), fetch, snapshot.get("state_size"))
+        state = State(
+            snapshot.get("state") or {}, snapshot.get("lazy_state"), fetch, snapshot.get("state_size")
+        )
         set_slot(self, "state", state)
 
     def __setattr__(self, name: str, value: Any) -> None:
