@@ -138,7 +138,7 @@ class UnitOfWork:
                     assert session is not None
                     result = self._conclude(plan, session, snapshot, outcome, invocation.deadline)
                     if result.success:  # the next commit applies to the state this one left
-                        session = session.model_copy(update={"state": result.state})
+                        session = session.model_copy(update={"state": result.state, "state_sizes": None})
                     results[index] = result
         except ToolpenError as error:
             return [result or _failed(plan, error) for plan, result in zip(plans, results, strict=True)]

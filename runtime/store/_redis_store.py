@@ -4,7 +4,10 @@ Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
 
     P:session:ID     hash    app_name, user_id, create_time, last_update_time
     P:sessions       zset    session id -> last update time
-    P:state:OWNER    hash    state key -> JSON value; OWNER is the JSON [app, user, session] of a scope
+    P:state:OWNER    hash    state key -> JSON value under CACHED_FROM bytes; OWNER is the JSON
+                             [app, user, session] of a scope
+    P:large:OWNER    hash    state key -> JSON value of CACHED_FROM bytes or more
+    P:revs:OWNER     hash    state key (of P:large) -> "size:revision"
     P:events:ID      list    JSON events, oldest first
     P:calls:ID       hash    call id -> JSON call record
     P:lock:ID        string  the session lock's token while it is held
@@ -18,7 +21,10 @@ its entry in ``P:sessions`` goes at the next sweep (``prune``), and a listing sk
 Every write is an optimistic transaction: WATCH the keys it reads, check them, then queue the
 writes in one MULTI/EXEC (run again if a watched key changed), so a commit applies whole or not
 at all. State keys are set and deleted one by one (HSET/HDEL), so ``app:`` and ``user:`` keys
-written by concurrent sessions merge key by key. One server only: a transaction spans keys of
+written by concurrent sessions merge key by key. A read fetches the small values and the sizes
+and revisions of the large ones, whose values come from the store's ``ValueCache`` unless
+their revision changed (``runtime/store/_value_cache.py``); a store written before the large
+values had a hash of their own keeps them in ``P:state``, read as they are. One server only: a transaction spans keys of
 many sessions, which Redis Cluster would spread over slots.
 
 Session locks: redis-py's ``Lock`` (``SET NX PX`` with a random token, released by a Lua
@@ -32,6 +38,7 @@ app's scope locks) and checks their tokens. The locks of shared scopes work the 
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
@@ -60,6 +67,7 @@ from runtime.store._base import (
     state_owners,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
+from runtime.store._value_cache import CACHED_FROM, MISSING, ValueCache
 from sandbox.common.errors import NotFound, StoreError, Timeout
 
 SCHEMA_VERSION = 1
@@ -98,6 +106,7 @@ class RedisStore(Store):
             client_url, decode_responses=True, socket_timeout=30, socket_connect_timeout=10
         )
         self._sessions_key = f"{self._prefix}:sessions"
+        self._values = ValueCache()
         self._held = threading.local()  # .tokens: session id -> lock token, of this thread
         with self._errors():
             self._client.ping()
@@ -120,8 +129,10 @@ class RedisStore(Store):
     def _key(self, kind: str, name: str) -> str:
         return f"{self._prefix}:{kind}:{name}"
 
-    def _state_key(self, owner: StateOwner) -> str:
-        return self._key("state", json.dumps(list(owner), separators=(",", ":")))
+    def _state_key(self, owner: StateOwner, kind: str = "state") -> str:
+        """The hash of ``owner``'s small values (``state``), large ones (``large``) or the large
+        ones' sizes and revisions (``revs``)."""
+        return self._key(kind, json.dumps(list(owner), separators=(",", ":")))
 
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -149,25 +160,61 @@ class RedisStore(Store):
             if found is None:
                 return None
             app_name, user_id = found
-            with self._client.pipeline(transaction=True) as pipe:  # one snapshot
-                pipe.hgetall(meta_key)
-                for owner in state_owners(app_name, user_id, session_id):
-                    pipe.hgetall(self._state_key(owner))
-                if events:
-                    pipe.lrange(self._key("events", session_id), 0, -1)
-                meta, *scopes = pipe.execute()
-        stored = scopes.pop() if events else []
+            owners = state_owners(app_name, user_id, session_id)
+            for large in (False, True):  # the large values too when the cache lacks one
+                with self._client.pipeline(transaction=True) as pipe:  # one snapshot
+                    pipe.hgetall(meta_key)
+                    for owner in owners:
+                        pipe.hgetall(self._state_key(owner))
+                        pipe.hgetall(self._state_key(owner, "revs"))
+                        if large:
+                            pipe.hgetall(self._state_key(owner, "large"))
+                    if events:
+                        pipe.lrange(self._key("events", session_id), 0, -1)
+                    meta, *scopes = pipe.execute()
+                stored = scopes.pop() if events else []
+                state = self._state(owners, scopes, large)
+                if state is not None:
+                    break
         if (meta.get("app_name"), meta.get("user_id")) != (app_name, user_id):
             return self._get_session(session_id, events)  # deleted, or deleted and created again, meanwhile
-        state = {key: json.loads(value) for scope in scopes for key, value in scope.items()}
+        assert state is not None
         return Session(
             id=session_id,
             app_name=app_name,
             user_id=user_id,
-            state=state,
+            state=state[0],
+            state_sizes=state[1],
             events=[Event.model_validate_json(event) for event in stored],
             last_update_time=float(meta["last_update_time"]),
         )
+
+    def _state(
+        self, owners: list[StateOwner], hashes: list[dict[str, str]], large: bool
+    ) -> tuple[dict[str, Any], dict[str, int]] | None:
+        """The merged state and its values' sizes from each owner's ``state`` and ``revs`` hashes
+        (and ``large`` hash when read), in merge order; None when a large value is neither read
+        nor in the cache at its revision."""
+        state: dict[str, Any] = {}
+        sizes: dict[str, int] = {}
+        per_owner = 3 if large else 2
+        for index, owner in enumerate(owners):
+            small, revs, *rest = hashes[index * per_owner : (index + 1) * per_owner]
+            for key, text in small.items():
+                state[key] = json.loads(text)
+                sizes[key] = len(text.encode())
+            for key, size_rev in revs.items():
+                size, rev = map(int, size_rev.split(":"))
+                if rest:
+                    value = json.loads(rest[0][key])
+                    self._values.put(owner, key, rev, size, value)
+                else:
+                    value = self._values.get(owner, key, rev)
+                    if value is MISSING:
+                        return None
+                state[key] = value
+                sizes[key] = size
+        return state, sizes
 
     def _get_events(self, session_id: str) -> list[Event]:
         with self._errors():
@@ -211,7 +258,7 @@ class RedisStore(Store):
                 meta_key,
                 self._key("events", session_id),
                 self._key("calls", session_id),
-                self._state_key((*owner, session_id)),
+                *self._state_keys((*owner, session_id)),
             )
             pipe.zrem(self._sessions_key, session_id)
             return True
@@ -235,8 +282,12 @@ class RedisStore(Store):
             self._key("session", session_id),
             self._key("events", session_id),
             self._key("calls", session_id),
-            self._state_key((app_name, user_id, session_id)),
+            *self._state_keys((app_name, user_id, session_id)),
         ]
+
+    def _state_keys(self, owner: StateOwner) -> list[str]:
+        """The hashes that hold ``owner``'s state."""
+        return [self._state_key(owner, kind) for kind in ("state", "large", "revs")]
 
     def _queue_expiry(self, pipe: Pipeline, session_id: str, app_name: str, user_id: str) -> None:
         """With an ``idle_timeout``: restart the time to live of the session's keys."""
@@ -416,11 +467,21 @@ class RedisStore(Store):
         self, pipe: Pipeline, session_id: str, app_name: str, user_id: str, delta: StateDelta
     ) -> None:
         for owner, part in scoped_parts(delta, app_name, user_id, session_id):
-            key = self._state_key(owner)
-            if part.set:
-                pipe.hset(key, mapping={name: _dumps(value) for name, value in part.set.items()})
+            small, large, revs = self._state_keys(owner)
+            texts = {name: _dumps(value) for name, value in part.set.items()}
+            sizes = {name: len(text.encode()) for name, text in texts.items()}
+            big = {name for name, size in sizes.items() if size >= CACHED_FROM}
+            if len(big) < len(texts):
+                pipe.hset(small, mapping={name: text for name, text in texts.items() if name not in big})
+                pipe.hdel(large, *(name for name in texts if name not in big))
+                pipe.hdel(revs, *(name for name in texts if name not in big))
+            if big:
+                pipe.hset(large, mapping={name: texts[name] for name in big})
+                pipe.hset(revs, mapping={name: f"{sizes[name]}:{secrets.randbits(62)}" for name in big})
+                pipe.hdel(small, *big)
             if part.deleted:
-                pipe.hdel(key, *part.deleted)
+                for key in (small, large, revs):
+                    pipe.hdel(key, *part.deleted)
 
 
 def _renew(held: Lock, stop: threading.Event) -> None:

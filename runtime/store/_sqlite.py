@@ -240,7 +240,9 @@ class SqliteStore(SqlStore):
             state = None
             for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
                 params = (read_below, meta["app_name"], meta["user_id"], session_id)
-                state = self._state(meta["app_name"], conn.execute(_STATE_ROWS, params).fetchall(), read_below)
+                state = self._state(
+                    meta["app_name"], conn.execute(_STATE_ROWS, params).fetchall(), read_below
+                )
                 if state is not None:
                     break
             assert state is not None

@@ -153,7 +153,9 @@ def plan_writing_app(rt: Runtime, session_id: str, meanwhile: Any) -> CallPlan:
 
     def steps(snapshot: dict[str, Any], invocation: Invocation) -> Outcome:
         meanwhile()
-        return Outcome(True, "done", state_delta=StateDelta({"app:n": snapshot["state"].values.get("app:n", 0) + 1}))
+        return Outcome(
+            True, "done", state_delta=StateDelta({"app:n": snapshot["state"].values.get("app:n", 0) + 1})
+        )
 
     return CallPlan("sneaky", {}, steps, {}, f"sneaky-{session_id}", session_id, rt.user_id, False, 10.0)
 

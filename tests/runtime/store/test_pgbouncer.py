@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 
 from runtime._state import StateDelta
@@ -41,11 +42,16 @@ def bouncer_url() -> Iterator[str]:
             pytest.fail(reason)
         pytest.skip(reason)
     pg = urlsplit(POSTGRES_URLS[0])
+    # a schema of its own (as the other store tests), not the database's shared default one
+    with psycopg.connect(POSTGRES_URLS[0], autocommit=True) as conn:
+        schema = f"test_{uuid.uuid4().hex[:16]}"
+        conn.execute(f"CREATE SCHEMA {schema}")
     folder = Path(tempfile.mkdtemp(prefix="toolpen-pgbouncer-"))  # pytest's folders are root's only
     port = free_port()
     (folder / "userlist.txt").write_text(f'"{pg.username}" "{pg.password}"\n')
     (folder / "pgbouncer.ini").write_text(
-        f"[databases]\n{pg.path.lstrip('/')} = host={pg.hostname} port={pg.port} dbname={pg.path.lstrip('/')}\n"
+        f"[databases]\n{pg.path.lstrip('/')} = host={pg.hostname} port={pg.port} dbname={pg.path.lstrip('/')}"
+        f" connect_query='SET search_path = {schema}'\n"
         f"[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = {port}\nauth_type = plain\n"
         f"auth_file = {folder / 'userlist.txt'}\npool_mode = transaction\ndefault_pool_size = 3\n"
         "max_client_conn = 100\nunix_socket_dir =\nignore_startup_parameters = extra_float_digits\n"
@@ -71,6 +77,8 @@ def bouncer_url() -> Iterator[str]:
     process.terminate()
     process.wait(10)
     shutil.rmtree(folder, ignore_errors=True)
+    with psycopg.connect(POSTGRES_URLS[0], autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def test_locks_behind_pgbouncer_in_transaction_mode(bouncer_url: str) -> None:

@@ -18,7 +18,7 @@ from runtime.store import open_store
 from runtime.store._postgres import PostgresStore
 from runtime.store._sqlite import SqliteStore
 from sandbox.common.state_delta import json_size
-from tests.runtime.store.test_store import POSTGRES_URLS, fresh_postgres, run_call
+from tests.runtime.store.test_store import POSTGRES_URLS, REDIS_URLS, fresh_postgres, fresh_redis, run_call
 from tests.runtime.store.test_store import postgres_url as postgres_url  # noqa: F401  (a fixture)
 
 SESSION_STATE = {
@@ -133,13 +133,27 @@ def test_a_commit_writes_only_the_keys_it_changes(sql_store: SqliteStore | Postg
     assert sql_store.delete_session("s1") and _raw_rows(sql_store) == {}
 
 
-def test_a_large_value_another_process_changed_is_read_again(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    with SqliteStore(path) as one, SqliteStore(path) as other:  # two processes' stores: two caches
-        one.create_session("app", "ana", "s1", {"blob": "a" * 50_000})
+@pytest.fixture(params=["sqlite", "postgresql", "redis"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A store URL two store objects can open at once (as two processes would)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'shared.db'}"
+        return
+    urls = POSTGRES_URLS if request.param == "postgresql" else REDIS_URLS
+    if not urls:
+        pytest.skip(f"no {request.param} server in TOOLPEN_TEST_STORE_URLS")
+    yield from (fresh_postgres if request.param == "postgresql" else fresh_redis)(urls[0])
+
+
+def test_a_large_value_another_process_changed_is_read_again(shared_url: str) -> None:
+    with open_store(shared_url) as one, open_store(shared_url) as other:  # two caches
+        one.create_session("app", "ana", "s1", {"blob": "a" * 50_000, "n": 0})
         assert one.require_session("s1").state["blob"] == "a" * 50_000  # now in one's cache
         run_call(other, "s1", "c1", StateDelta({"blob": "b" * 50_000}))
-        assert one.require_session("s1").state["blob"] == "b" * 50_000
+        assert one.require_session("s1").state == {"blob": "b" * 50_000, "n": 0}
         mine = one.require_session("s1").state
         mine["blob"] = "changed by the caller"  # a copy: the cache keeps the stored value
         assert one.require_session("s1").state["blob"] == "b" * 50_000
+        run_call(other, "s1", "c2", StateDelta({"blob": "small"}, ["n"]))
+        assert one.require_session("s1").state == {"blob": "small"}
+        assert one.require_session("s1").state_sizes == {"blob": len('"small"')}
