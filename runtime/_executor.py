@@ -31,7 +31,7 @@ from sandbox.common.errors import (
     ToolpenError,
 )
 from sandbox.common.limits import Limits
-from sandbox.common.state_delta import check_value_sizes
+from sandbox.common.state_delta import check_value_sizes, state_too_large
 from sandbox.common.walls import WallsMode
 from sandbox.messages import Call, Done
 from sandbox.process.pool import WorkerPool
@@ -303,7 +303,7 @@ def within_state_limit(reply: Done, state: StateView, limits: Limits) -> Done:
     size = state.size_after(reply.state_delta)
     if size <= limits.state_size:
         return reply
-    error = OutputTooLarge(f"the session state would be {size} bytes, over the limit of {limits.state_size}")
+    error = state_too_large(size, limits.state_size, reply.state_delta.set)
     return Done(error=error, logs=reply.logs)
 
 

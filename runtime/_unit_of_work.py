@@ -299,8 +299,13 @@ class UnitOfWork:
                     f"the call ran out of its {plan.wall_time:g}s wall time before its changes were "
                     "stored (the host's loading, checks and commit count too); nothing was stored"
                 )
-            self._commit(plan, session, outcome, new_events, result.stored())
+            self._commit(plan, session, outcome, new_events, result.stored(), deadline)
         except ToolpenError as error:
+            if deadline is not None and time.monotonic() > deadline and not isinstance(error, Timeout):
+                error = Timeout(
+                    f"the call ran out of its {plan.wall_time:g}s wall time while its changes were being "
+                    f"stored ({error.message}); nothing was stored"
+                )
             failed = ToolResult(
                 False,
                 error=error,
@@ -315,7 +320,13 @@ class UnitOfWork:
         return result
 
     def _commit(
-        self, plan: CallPlan, session: Session, outcome: Outcome, events: list[Event], stored: dict[str, Any]
+        self,
+        plan: CallPlan,
+        session: Session,
+        outcome: Outcome,
+        events: list[Event],
+        stored: dict[str, Any],
+        deadline: float | None,
     ) -> None:
         """Commit the call; a shared scope it writes but did not lock is locked now and must
         still hold what the call read (else ``Conflict``)."""
@@ -339,7 +350,7 @@ class UnitOfWork:
                         f"the call wrote {names} keys its code does not name, and another call changed "
                         "them meanwhile; nothing was stored"
                     )
-            self.store.commit_call(session.id, plan.record_key, delta, events, stored)
+            self.store.commit_call(session.id, plan.record_key, delta, events, stored, deadline)
 
     def _events(self, plan: CallPlan, outcome: Outcome, author: str, invocation_id: str) -> list[Event]:
         """The events a successful call adds to its session."""

@@ -68,6 +68,12 @@ class FinishedCall:
     delta: StateDelta = field(default_factory=StateDelta)
     events_json: list[str] = field(default_factory=list)
     """The events as JSON text, encoded once when they were checked."""
+    deadline: float | None = None
+    """The call's deadline (``time.monotonic()``): a commit not done by then changes nothing."""
+
+    def time_left(self) -> float | None:
+        """Seconds until the deadline (at least a millisecond), or None without one."""
+        return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.001)
 
 
 StateOwner = tuple[str, str, str]
@@ -329,19 +335,24 @@ class Store(ABC):
         delta: StateDelta,
         events: list[Event],
         result: dict[str, Any],
+        deadline: float | None = None,
     ) -> None:
         """Atomically apply ``delta`` (minus ``temp:`` keys), append ``events``, store ``result``
         and mark the call succeeded, and update the session's last update time.
 
         Raises ``InvalidState`` for a value that is not JSON, ``NotFound`` for an unknown
-        session, ``ToolpenError`` if the call already has a result; then nothing changes.
+        session, ``ToolpenError`` if the call already has a result, ``StoreError`` if a SQL
+        store's transaction (waiting for its locks included) is not done by ``deadline`` (a
+        ``time.monotonic()``); then nothing changes.
         """
         delta = delta.without_temp()
         delta.check_json()
         events_json = [encode_json(event.to_dict(), "an event") for event in events]
         text = encode_json(result, "the call's result")
         self._commit_call(
-            FinishedCall(session_id, call_id, "succeeded", result, text, time.time(), delta, events_json)
+            FinishedCall(
+                session_id, call_id, "succeeded", result, text, time.time(), delta, events_json, deadline
+            )
         )
         self._sweep_if_due()
 

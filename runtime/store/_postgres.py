@@ -208,9 +208,12 @@ class PostgresStore(SqlStore):
             yield conn
 
     @contextmanager
-    def _transaction(self) -> Iterator[psycopg.Connection[DictRow]]:
-        """One transaction: committed, or rolled back on any error."""
+    def _transaction(self, timeout: float | None = None) -> Iterator[psycopg.Connection[DictRow]]:
+        """One transaction: committed, or rolled back on any error; ``timeout`` bounds each of its
+        statements (``statement_timeout``, waiting for row locks included)."""
         with self._reading() as conn, conn.transaction():
+            if timeout is not None:
+                conn.execute(f"SET LOCAL statement_timeout = {max(int(timeout * 1000), 1)}")
             yield conn
 
     def _create_schema(self, conn: psycopg.Connection[Any], migrate: bool) -> SchemaVersion:

@@ -177,8 +177,9 @@ class SqlStore(Store):
     # -- what a dialect supplies ----------------------------------------------------------
 
     @abstractmethod
-    def _transaction(self) -> AbstractContextManager[Connection]:
-        """One write transaction: committed, or rolled back on any error."""
+    def _transaction(self, timeout: float | None = None) -> AbstractContextManager[Connection]:
+        """One write transaction: committed, or rolled back on any error (also when its statements,
+        waiting for a lock included, take more than ``timeout`` seconds)."""
 
     @abstractmethod
     def _reading(self) -> AbstractContextManager[Connection]:
@@ -305,7 +306,7 @@ class SqlStore(Store):
 
     def _commit_call(self, call: FinishedCall) -> None:
         session_id = call.session_id
-        with self._transaction() as conn:
+        with self._transaction(call.time_left()) as conn:
             owners = self._run(
                 conn,
                 "UPDATE toolpen_sessions SET last_update_time = ? WHERE id = ? RETURNING app_name, user_id",

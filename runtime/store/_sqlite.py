@@ -143,16 +143,21 @@ class SqliteStore(SqlStore):
     # -- connections and transactions -----------------------------------------------------
 
     @contextmanager
-    def _transaction(self, begin: str = "BEGIN IMMEDIATE") -> Iterator[sqlite3.Connection]:
+    def _transaction(
+        self, timeout: float | None = None, begin: str = "BEGIN IMMEDIATE"
+    ) -> Iterator[sqlite3.Connection]:
         """One transaction on an idle connection: committed, or rolled back on any error.
 
-        SQLite's own errors (a locked or damaged file) become a ``ToolpenError``.
+        SQLite's own errors (a locked or damaged file) become a ``ToolpenError``. ``timeout``
+        bounds the wait for the file's write lock (else the busy timeout).
         """
         try:
             conn = self._checkout()
         except sqlite3.Error as exc:
             raise self._store_error(exc) from exc
         try:
+            if timeout is not None:
+                conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
             conn.execute(begin)
             try:
                 yield conn
@@ -163,11 +168,14 @@ class SqliteStore(SqlStore):
         except sqlite3.Error as exc:
             raise self._store_error(exc) from exc
         finally:
+            if timeout is not None:
+                with suppress(sqlite3.Error):
+                    conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
             with self._pool_lock:
                 self._idle.append(conn)
 
     def _reading(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self._transaction("BEGIN")
+        return self._transaction(begin="BEGIN")
 
     def _checkout(self) -> sqlite3.Connection:
         with self._pool_lock:

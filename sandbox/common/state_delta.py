@@ -185,5 +185,17 @@ def check_value_sizes(values: dict[str, Any], limit: int) -> None:
             )
 
 
+def state_too_large(size: int, limit: int, values: dict[str, Any]) -> OutputTooLarge:
+    """The error for a call whose state would be ``size`` bytes, over ``limit``
+    (``limits.state_size``), naming the largest of the ``values`` it set."""
+    message = f"the session state would be {size} bytes, over the limit of {limit} (limits.state_size)"
+    if values:
+        largest = max(values, key=lambda key: json_size(values[key]))
+        message += (
+            f"; the largest value this call set is state key {largest!r} ({json_size(values[largest])} bytes)"
+        )
+    return OutputTooLarge(message)
+
+
 NO_CHANGE = StateDelta()
 """The empty delta, shared (a delta is never changed once made): most calls change nothing."""

@@ -58,7 +58,7 @@ from sandbox.common.errors import (
     error_from_dict,
 )
 from sandbox.common.limits import Limits, MiB
-from sandbox.common.state_delta import StateDelta, check_value_sizes
+from sandbox.common.state_delta import StateDelta, check_value_sizes, state_too_large
 from sandbox.language.arming import arm_checks, end_import_exemption
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
@@ -329,9 +329,7 @@ def _checked_delta(context: Context, limits: Limits) -> dict[str, Any]:
     if delta["set"] or delta["deleted"]:
         size = state_size_after(context.state, delta)
         if size > limits.state_size:
-            raise OutputTooLarge(
-                f"the session state would be {size} bytes, over the limit of {limits.state_size}"
-            )
+            raise state_too_large(size, limits.state_size, delta["set"])
     return delta
 
 
