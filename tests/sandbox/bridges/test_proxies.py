@@ -124,7 +124,11 @@ def test_nested_tools_see_current_state_and_their_delta_is_applied(pool):
         rpc=host,
     )
     assert seen == [
-        {"name": "crm_service_get_cart_information", "args": {"id": 3}, "state": {"old": 0, "mine": "x"}}
+        {
+            "name": "crm_service_get_cart_information",
+            "args": {"id": 3},
+            "state_delta": {"set": {"mine": "x"}, "deleted": []},  # the host holds the rest
+        }
     ]
     assert done.output == {"result": {"ok": True}, "keys": ["from_nested", "mine"]}
     assert done.state_delta.to_dict() == {"set": {"mine": "x", "from_nested": 1}, "deleted": ["old"]}
