@@ -30,7 +30,7 @@ class StateView:
 
     def __init__(self, values: dict[str, Any], sizes: dict[str, int] | None = None) -> None:
         self.values = values
-        self._sizes = {key: size for key, size in (sizes or {}).items() if key in values}
+        self._sizes = dict(sizes or {})  # the store's: of these values' keys (not of temp: ones)
         self._total: int | None = None
 
     def size_of(self, key: str) -> int:
@@ -43,14 +43,19 @@ class StateView:
     def total(self) -> int:
         """The state's size as compact JSON, from the sizes of its values."""
         if self._total is None:
-            self._total = state_json_size({key: self.size_of(key) for key in self.values})
+            known = self._sizes if self._knows_all() else {key: self.size_of(key) for key in self.values}
+            self._total = state_json_size(known)
         return self._total
+
+    def _knows_all(self) -> bool:
+        """Whether every value's size is known (the store gave them all)."""
+        return len(self._sizes) == len(self.values)
 
     def for_worker(self) -> dict[str, Any]:
         """The snapshot's state entries a worker gets: ``state`` (the values, ``None`` for those
         left here), ``lazy_state`` (the keys left here, with their sizes) and ``state_size``
         (when every size is known without encoding a value)."""
-        if len(self._sizes) == len(self.values):  # the store gave every size
+        if self._knows_all():
             lazy = {key: size for key, size in self._sizes.items() if size >= LAZY_FROM}
         else:
             lazy = {key: self.size_of(key) for key, value in self.values.items() if self._large(key, value)}
@@ -60,7 +65,7 @@ class StateView:
         return {"state": state, "lazy_state": lazy, **self._known_total()}
 
     def _known_total(self) -> dict[str, int]:
-        if self._total is None and len(self._sizes) < len(self.values):
+        if self._total is None and not self._knows_all():
             return {}
         return {"state_size": self.total()}
 

@@ -30,7 +30,7 @@ with another seed.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, cast
@@ -248,6 +248,9 @@ class PostgresStore(SqlStore):
 
     def _json(self, value: Any) -> Any:
         return value  # psycopg decodes json and jsonb
+
+    def _decoded(self, values: Sequence[Any]) -> list[Any]:
+        return list(values)  # decoded with the row (a JSON array)
 
     def _get_session(self, session_id: str, events: bool) -> Session | None:
         statement = _GET_SESSION_WITH_EVENTS if events else _GET_SESSION_ALONE

@@ -57,18 +57,20 @@ CREATE TABLE toolpen_calls (
 
 STATE_KEYS = """
 -- one row per scope and key: app (app, '', ''), user (app, user, ''), session (app, user, id);
--- seq keeps the order keys were first set in
+-- seq keeps the order keys were first set in. The value comes last, so that reading a row's
+-- size and revision does not walk a large value's overflow pages (SQLite)
 CREATE TABLE toolpen_state_keys (
     seq {serial},
     app_name text NOT NULL,
     user_id text NOT NULL,
     session_id text NOT NULL,
     key text NOT NULL,
-    value {state_json} NOT NULL,
     size bigint NOT NULL,
     rev bigint NOT NULL,
+    value {state_json} NOT NULL,
     UNIQUE (app_name, user_id, session_id, key)
 );
+CREATE INDEX toolpen_state_keys_in_order ON toolpen_state_keys (app_name, user_id, session_id, seq);
 """
 """The per-key state table (schema version 3 of SQLite, 2 of PostgreSQL), as ``TABLES``."""
 
@@ -77,9 +79,6 @@ def tables(**types: str) -> str:
     """``TABLES`` with a dialect's column types filled in."""
     return TABLES.format(state_keys=STATE_KEYS.format(**types), **types)
 
-
-STATE_ROW = "user_id, session_id, key, size, rev, CASE WHEN size < ? THEN value END"
-"""A state row as ``SqlStore._state`` reads it: the value only when under the size given."""
 
 ALL_VALUES = 1 << 62
 """A size no value reaches: every value read."""
@@ -189,6 +188,10 @@ class SqlStore(Store):
     def _json(self, value: Any) -> Any:
         """The value of a JSON column as the driver returned it."""
 
+    @abstractmethod
+    def _decoded(self, values: Sequence[Any]) -> list[Any]:
+        """The state values of ``_state``'s rows as the driver returned them, decoded."""
+
     # -- shared reads and writes ----------------------------------------------------------
 
     def _run(self, conn: Connection, statement: str, params: Sequence[Any]) -> Cursor:
@@ -197,24 +200,27 @@ class SqlStore(Store):
     def _state(
         self, app_name: str, rows: Iterable[Sequence[Any]], read_below: int
     ) -> tuple[dict[str, Any], dict[str, int]] | None:
-        """The merged state and its values' sizes from the ``STATE_ROW`` rows of the app, user and
-        session scopes, in that order (their values read when under ``read_below`` bytes, the
-        others taken from the cache); None when the cache lacks one of those at its revision."""
-        state: dict[str, Any] = {}
-        sizes: dict[str, int] = {}
-        for user_id, session_id, key, size, rev, value in rows:
-            owner = (app_name, user_id, session_id)
-            if size >= read_below:
-                value = self._values.get(owner, key, rev)
-                if value is MISSING:
-                    return None
-            else:
-                value = self._json(value)
-                if size >= CACHED_FROM:
-                    self._values.put(owner, key, rev, size, value)
+        """The merged state and its values' sizes from the rows ``(user_id, session_id, key, size,
+        rev, value)`` of the app, user and session scopes, in that order (their values read when
+        under ``read_below`` bytes, the others taken from the cache); None when the cache lacks one
+        of those at its revision. Built in C but for the large values: a state can hold hundreds
+        of thousands of keys."""
+        rows = list(rows)
+        if not rows:
+            return {}, {}
+        users, sessions, keys, sizes, revs, values = zip(*rows, strict=True)
+        state = dict(zip(keys, self._decoded(values), strict=True))
+        for index in [index for index, size in enumerate(sizes) if size >= CACHED_FROM]:
+            key, size, rev = keys[index], sizes[index], revs[index]
+            owner = (app_name, users[index], sessions[index])
+            if size < read_below:
+                self._values.put(owner, key, rev, size, state[key])
+                continue
+            value = self._values.get(owner, key, rev)
+            if value is MISSING:
+                return None
             state[key] = value
-            sizes[key] = size
-        return state, sizes
+        return state, dict(zip(keys, sizes, strict=True))
 
     def _session(
         self,

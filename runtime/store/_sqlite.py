@@ -30,10 +30,10 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from runtime._session import Session
 from runtime.store._base import (
@@ -46,7 +46,7 @@ from runtime.store._base import (
     session_label,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import ALL_VALUES, GET_EVENTS, INDEXES, STATE_KEYS, STATE_ROW, SqlStore, tables
+from runtime.store._sql import ALL_VALUES, GET_EVENTS, INDEXES, STATE_KEYS, SqlStore, tables
 from runtime.store._value_cache import CACHED_FROM, ValueCache
 from sandbox.common.errors import StoreError
 
@@ -91,8 +91,9 @@ MIGRATIONS = {1: _FROM_VERSION_1, 2: _FROM_VERSION_2}
 """The script leading from each version to the next."""
 
 
-_STATE_ROWS = f"""
-SELECT {STATE_ROW} FROM toolpen_state_keys
+_STATE_ROWS = """
+SELECT user_id, session_id, key, size, rev, CASE WHEN size < ? THEN value ELSE 'null' END
+FROM toolpen_state_keys
 WHERE app_name = ? AND user_id IN ('', ?) AND session_id IN ('', ?)
 ORDER BY user_id, session_id, seq
 """
@@ -238,6 +239,10 @@ class SqliteStore(SqlStore):
     def _json(self, value: Any) -> Any:
         return json.loads(value)
 
+    def _decoded(self, values: Sequence[Any]) -> list[Any]:
+        """The JSON texts decoded at once: one ``json.loads`` of them all as an array."""
+        return cast(list[Any], json.loads("[" + ",".join(values) + "]"))
+
     def _get_session(self, session_id: str, events: bool) -> Session | None:
         with self._reading() as conn:
             meta = conn.execute(
@@ -248,8 +253,10 @@ class SqliteStore(SqlStore):
             state = None
             for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
                 params = (read_below, meta["app_name"], meta["user_id"], session_id)
+                cursor = conn.cursor()
+                cursor.row_factory = None  # plain tuples
                 state = self._state(
-                    meta["app_name"], conn.execute(_STATE_ROWS, params).fetchall(), read_below
+                    meta["app_name"], cursor.execute(_STATE_ROWS, params).fetchall(), read_below
                 )
                 if state is not None:
                     break

@@ -653,6 +653,7 @@ def test_sqlite_migrate_renames_the_tables_of_a_version_1_file_and_keeps_its_dat
         "toolpen_calls",
         "toolpen_sessions_by_owner",
         "toolpen_events_by_session",
+        "toolpen_state_keys_in_order",
     }
 
 
