@@ -51,9 +51,10 @@ from runtime.store._base import (
     scope_label,
     scope_lock_name,
     session_label,
+    state_owners,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import ALL_VALUES, INDEXES, STATE_KEYS, SqlStore, tables
+from runtime.store._sql import ALL_VALUES, INDEXES, STATE_KEYS, STATE_ROW, SqlStore, tables
 from runtime.store._value_cache import CACHED_FROM, ValueCache
 from sandbox.common.errors import InvalidArguments, InvalidState, StoreError
 
@@ -98,8 +99,7 @@ _SCOPE_LOCKS = 1
 
 _GET_SESSION = """
 SELECT s.app_name, s.user_id, s.last_update_time,
-    ARRAY(SELECT json_build_array(k.user_id, k.session_id, k.key, k.size, k.rev,
-                                  CASE WHEN k.size < %s THEN k.value END)
+    ARRAY(SELECT json_build_array({state_row}, CASE WHEN k.size < %s THEN k.value END)
           FROM toolpen_state_keys k
           WHERE k.app_name = s.app_name AND k.user_id IN ('', s.user_id) AND k.session_id IN ('', s.id)
           ORDER BY k.user_id, k.session_id, k.seq) AS states{events}
@@ -107,8 +107,9 @@ FROM toolpen_sessions s WHERE s.id = %s
 """
 _EVENTS_COLUMN = """,
     ARRAY(SELECT e.data FROM toolpen_events e WHERE e.session_id = s.id ORDER BY e.seq) AS events"""
-_GET_SESSION_WITH_EVENTS = _GET_SESSION.format(events=_EVENTS_COLUMN)
-_GET_SESSION_ALONE = _GET_SESSION.format(events="")
+_STATE_ROW = STATE_ROW.format(table="k.", cached=CACHED_FROM)
+_GET_SESSION_WITH_EVENTS = _GET_SESSION.format(state_row=_STATE_ROW, events=_EVENTS_COLUMN)
+_GET_SESSION_ALONE = _GET_SESSION.format(state_row=_STATE_ROW, events="")
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,8 @@ class PostgresStore(SqlStore):
                 row = conn.execute(statement, (read_below, session_id)).fetchone()
             if row is None:
                 return None
-            state = self._state(row["app_name"], row["states"], read_below)
+            owners = state_owners(row["app_name"], row["user_id"], session_id)
+            state = self._state(owners, row["states"], read_below)
             if state is not None:
                 return self._session(session_id, row, state, row["events"] if events else [])
         raise AssertionError("a read of every value needs no cache")

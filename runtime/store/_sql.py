@@ -80,6 +80,12 @@ def tables(**types: str) -> str:
     return TABLES.format(state_keys=STATE_KEYS.format(**types), **types)
 
 
+STATE_ROW = """CASE WHEN {table}session_id <> '' THEN 2 WHEN {table}user_id <> '' THEN 1 ELSE 0 END,
+    {table}key, {table}size, CASE WHEN {table}size >= {cached} THEN {table}rev END"""
+"""The first columns of a state row as ``SqlStore._state`` reads them: the scope (0 app, 1 user,
+2 session), the key, the size and (for a cached value) the revision; few Python objects per row
+(small integers and None are shared)."""
+
 ALL_VALUES = 1 << 62
 """A size no value reaches: every value read."""
 
@@ -198,21 +204,21 @@ class SqlStore(Store):
         return conn.execute(in_style(statement, self.placeholder), params)
 
     def _state(
-        self, app_name: str, rows: Iterable[Sequence[Any]], read_below: int
+        self, owners: list[StateOwner], rows: Iterable[Sequence[Any]], read_below: int
     ) -> tuple[dict[str, Any], dict[str, int]] | None:
-        """The merged state and its values' sizes from the rows ``(user_id, session_id, key, size,
-        rev, value)`` of the app, user and session scopes, in that order (their values read when
-        under ``read_below`` bytes, the others taken from the cache); None when the cache lacks one
-        of those at its revision. Built in C but for the large values: a state can hold hundreds
-        of thousands of keys."""
+        """The merged state and its values' sizes from the ``STATE_ROW`` rows of the app, user
+        and session scopes (``owners``), in that order (their values read when under
+        ``read_below`` bytes, the others taken from the cache); None when the cache lacks one of
+        those at its revision. Built in C but for the large values: a state can hold hundreds of
+        thousands of keys."""
         rows = list(rows)
         if not rows:
             return {}, {}
-        users, sessions, keys, sizes, revs, values = zip(*rows, strict=True)
+        scopes, keys, sizes, revs, values = zip(*rows, strict=True)
         state = dict(zip(keys, self._decoded(values), strict=True))
         for index in [index for index, size in enumerate(sizes) if size >= CACHED_FROM]:
             key, size, rev = keys[index], sizes[index], revs[index]
-            owner = (app_name, users[index], sessions[index])
+            owner = owners[scopes[index]]
             if size < read_below:
                 self._values.put(owner, key, rev, size, state[key])
                 continue

@@ -44,9 +44,10 @@ from runtime.store._base import (
     scope_label,
     scope_lock_name,
     session_label,
+    state_owners,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import ALL_VALUES, GET_EVENTS, INDEXES, STATE_KEYS, SqlStore, tables
+from runtime.store._sql import ALL_VALUES, GET_EVENTS, INDEXES, STATE_KEYS, STATE_ROW, SqlStore, tables
 from runtime.store._value_cache import CACHED_FROM, ValueCache
 from sandbox.common.errors import StoreError
 
@@ -91,8 +92,8 @@ MIGRATIONS = {1: _FROM_VERSION_1, 2: _FROM_VERSION_2}
 """The script leading from each version to the next."""
 
 
-_STATE_ROWS = """
-SELECT user_id, session_id, key, size, rev, CASE WHEN size < ? THEN value ELSE 'null' END
+_STATE_ROWS = f"""
+SELECT {STATE_ROW.format(table="", cached=CACHED_FROM)}, CASE WHEN size < ? THEN value ELSE 'null' END
 FROM toolpen_state_keys
 WHERE app_name = ? AND user_id IN ('', ?) AND session_id IN ('', ?)
 ORDER BY user_id, session_id, seq
@@ -251,13 +252,12 @@ class SqliteStore(SqlStore):
             if meta is None:
                 return None
             state = None
+            owners = state_owners(meta["app_name"], meta["user_id"], session_id)
             for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
                 params = (read_below, meta["app_name"], meta["user_id"], session_id)
                 cursor = conn.cursor()
                 cursor.row_factory = None  # plain tuples
-                state = self._state(
-                    meta["app_name"], cursor.execute(_STATE_ROWS, params).fetchall(), read_below
-                )
+                state = self._state(owners, cursor.execute(_STATE_ROWS, params).fetchall(), read_below)
                 if state is not None:
                     break
             assert state is not None
