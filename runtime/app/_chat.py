@@ -293,7 +293,7 @@ class _Run:
             if result.output is not None:
                 if self.guardrail(result.output):
                     return None
-                return (yield from self.after_model(chat_message(result.output)))
+                return (yield from self.after_model(chat_message(result.output, "before_model")))
         payload = self.payload(request, tools)
         self.event("request", request=payload)
         try:
@@ -324,7 +324,7 @@ class _Run:
             return message
         if self.guardrail(result.output):
             return None
-        return chat_message(result.output)
+        return chat_message(result.output, "after_model")
 
     def payload(self, request: dict[str, Any], tools: AgentTools) -> dict[str, Any]:
         """The Chat Completions request: the (possibly edited) system instruction, the messages,

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from runtime._openapi_toolset import snake_case
 from runtime.protocols.chat import tool_definition
-from sandbox.common.errors import NotFound
+from sandbox.common.errors import NotFound, ToolFailed
 
 if TYPE_CHECKING:
     from runtime._runtime import Runtime
@@ -230,8 +230,12 @@ def _response(content: Any) -> dict[str, Any]:
     return {"result": value}
 
 
-def chat_message(response: Mapping[str, Any]) -> dict[str, Any]:
-    """An ``LlmResponse`` (a callback's answer) as the assistant message it stands for."""
+def chat_message(response: Any, callback: str) -> dict[str, Any]:
+    """An ``LlmResponse`` (the answer of a ``callback``) as the assistant message it stands for;
+    ``ToolFailed`` when the answer is not shaped as one (host code would raise on it)."""
+    problem = _response_problem(response)
+    if problem is not None:
+        raise ToolFailed(f"the {callback} callback's answer is not an LlmResponse: {problem}")
     content = response.get("content") or {}
     texts: list[str] = []
     calls: list[dict[str, Any]] = []
@@ -251,6 +255,22 @@ def chat_message(response: Mapping[str, Any]) -> dict[str, Any]:
     if calls:
         message["tool_calls"] = calls
     return message
+
+
+def _response_problem(response: Any) -> str | None:
+    """What in a callback's ``LlmResponse`` ``chat_message`` cannot use: it must be an object whose
+    ``content``, if any, is an object whose ``parts``, if any, are a list."""
+    if not isinstance(response, Mapping):
+        return f"it is a {type(response).__name__}, not an object"
+    content = response.get("content")
+    if content is None:
+        return None
+    if not isinstance(content, Mapping):
+        return f"its content is a {type(content).__name__}, not an object"
+    parts = content.get("parts")
+    if parts is not None and not isinstance(parts, list):
+        return f"its content's parts are a {type(parts).__name__}, not a list"
+    return None
 
 
 def llm_response(message: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""When the checks apply: arming a process, the import exemption, and the audit hook on code objects.
+"""When the checks apply: arming a process, the import exemption, the audit hook (code objects, unpickling).
 
 The guards themselves run only where the rewritten tool code calls them. The hooks that hold
 typing, pydantic, Enum and ``copy`` to the same rules run inside host code, where no tool frame
@@ -6,9 +6,10 @@ need be on the stack (pydantic builds a deferred validator while the worker seri
 a forward reference is evaluated after the tool returned). So a worker *arms* its process once
 (``arm_checks``): from then on the hooks check everything it does, whatever is on the stack. The
 zygote imports libraries with the checks off (``end_import_exemption`` ends that in each worker,
-before its first job), and the audit hook refuses building code objects under the language wall,
-however tool code reached the ``code`` class. The state here (armed, exempt, installed) exists
-once per process: every module of the wall asks these functions, none keeps a copy.
+before its first job), and the audit hook refuses building code objects (however tool code reached
+the ``code`` class) and unpickling a class or function under the language wall. The state here
+(armed, exempt, installed) exists once per process: every module of the wall asks these
+functions, none keeps a copy.
 """
 
 from __future__ import annotations
@@ -96,22 +97,32 @@ def restricted_code_running() -> bool:
     return _armed
 
 
-def _refuse_code_objects(event: str, args: tuple[Any, ...]) -> None:
+def _audit(event: str, args: tuple[Any, ...]) -> None:
     if event == "code.__new__" and restricted_code_running():
         refuse("building code objects is not allowed: tool code runs only the source it was given")
+    if event == "pickle.find_class" and restricted_code_running():
+        refuse(
+            "unpickling a class or function is not allowed: pickle calls whatever its data names"
+            " (pydantic's parse_raw(..., allow_pickle=True) included); use JSON"
+        )
 
 
 _audit_hook_installed = False
 
 
 def install_code_hook() -> None:
-    """Refuse ``CodeType(...)`` and ``code.replace(...)`` under the language wall (an audit hook: it stays). Idempotent.
+    """Refuse ``CodeType(...)``, ``code.replace(...)`` and unpickling a class or function under the
+    language wall (an audit hook: it stays). Idempotent.
 
     Whatever way tool code finds the ``code`` class, bytecode it builds would run past every
     guard; CPython itself never builds code objects that way while a tool runs (``compile`` and
-    imports raise other events).
+    imports raise other events). ``pickle`` is no module of tool code's, but libraries unpickle
+    bytes they are handed (pydantic's deprecated ``parse_raw(b, content_type="pickle",
+    allow_pickle=True)``): every class or function a pickle names is looked up through
+    ``find_class`` (``pickle.find_class``, C and Python unpicklers alike), and a pickle of
+    ``sys.modules`` handed tool code the real builtins.
     """
     global _audit_hook_installed
     if not _audit_hook_installed:
-        sys.addaudithook(_refuse_code_objects)
+        sys.addaudithook(_audit)
         _audit_hook_installed = True

@@ -427,11 +427,14 @@ def _error_dict(exc: BaseException, line: int | None, limits: Limits) -> Toolpen
 
     What the tool raised may have a ``__str__`` that raises or returns no string, a message with
     lone surrogates, or megabytes of text; each becomes a ``tool_error`` saying so, never a crash
-    of the worker's error path (which the host would see as ``worker_crashed``).
+    of the worker's error path (which the host would see as ``worker_crashed``). A message that
+    cannot be read for want of memory (a tool that filled its memory, then raised) is ``memory``.
     """
     try:
         error = _error_of(exc, line, limits)
         data = error.to_dict()
+    except MemoryError:  # reading the message needed memory the tool had used up: the call's end is memory
+        data = _error_of(MemoryError(), line, limits).to_dict()
     except (
         BaseException
     ) as failure:  # the tool's own __str__ failed (a BaseException subclass of its own too)
