@@ -156,16 +156,34 @@ class Zygote:
         self.events.unregister(pidfd)
         pid = self.workers.pop(pidfd)
         del self.pidfds[pid]
-        ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
+        ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOWAIT)  # a zombie still: its /proc is readable
         assert ended is not None  # None only with WNOHANG
-        os.close(pidfd)
         code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
+        if code == -signal.SIGKILL and pid not in self.retired and out_of_cpu(pid):
+            code = -signal.SIGXCPU  # the kernel's kill at the hard CPU limit: SIGXCPU ignored or blocked
+        os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
+        os.close(pidfd)
         if pid in self.retired:
             self.retired.discard(pid)
             return
         if code != 0:
             self.control.send(encode(Exit(pid, code).encode()))
         self.fork_worker()
+
+
+def out_of_cpu(pid: int) -> bool:
+    """Whether the (zombie) worker ``pid`` used up its CPU time. A call's hard ``RLIMIT_CPU`` is one
+    second past its soft one; past the soft one the kernel sends SIGXCPU (raising the soft limit a
+    second each time), and SIGKILL at the hard one: how a tool that ignores or blocks SIGXCPU ends."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        used = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+        with open(f"/proc/{pid}/limits", "rb") as limits:
+            hard = next(line.split()[4] for line in limits if line.startswith(b"Max cpu time"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        return False
+    return hard.isdigit() and used >= int(hard) - 1
 
 
 def warm(source: str, walls: object) -> bool:

@@ -24,8 +24,17 @@ from typing import Any
 
 from sandbox.messages import Call
 from sandbox.process.pool import WorkerPool
-from sandbox.process.probes.attacks import KERNEL_CALLS, PRELUDE, PROBES, Probe, syscall_numbers
+from sandbox.process.probes.attacks import (
+    KERNEL_CALLS,
+    PRELUDE,
+    PROBES,
+    SWEEP_TOP,
+    Probe,
+    allowed_numbers,
+    syscall_numbers,
+)
 from sandbox.process.probes.judges import PROBE_LIMITS
+from sandbox.process.probes.platform import platform_numbers
 from sandbox.process.probes.targets import Targets
 
 __all__ = ["PROBES", "Probe", "ProbeResult", "Targets", "run_probe", "run_probes"]
@@ -47,7 +56,12 @@ def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
 
 def run_probe(pool: WorkerPool, probe: Probe, targets: Targets) -> ProbeResult:
     """Run one probe in a worker under ``walls="process"`` and judge it."""
-    kernel = {"syscalls": syscall_numbers(KERNEL_CALLS), "kernel_args": KERNEL_CALLS}
+    kernel = {
+        "syscalls": syscall_numbers(KERNEL_CALLS),
+        "kernel_args": KERNEL_CALLS,
+        "allowed": allowed_numbers(),
+        "platform": platform_numbers(SWEEP_TOP),
+    }
     args = {"t": {**targets.args(), **kernel, "memory": PROBE_LIMITS.memory}}
     call = Call(PRELUDE + probe.source, "probe", args=args, context={"state": {}}, walls="process")
     reply = pool.run(call, probe.limits, _no_rpc)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandbox.common.limits import Limits, MiB
+from sandbox.process.jail import SYSCALLS
 from sandbox.messages import DONE, KIND
 from sandbox.process.probes.judges import (
     PROBE_LIMITS,
@@ -26,6 +27,7 @@ from sandbox.process.probes.judges import (
     ended_with,
     ipc_left,
     kernel_refused,
+    killed_or_refused,
     no_secret,
     nothing_of_the_host,
     worker_gone,
@@ -82,6 +84,29 @@ def syscall_numbers(names: Iterable[str]) -> dict[str, int]:
         return {name: number for name, number in numbers.items() if number >= 0}
     except OSError:
         return dict(X86_64_NUMBERS) if os.uname().machine == "x86_64" else {}
+
+
+SWEEP_TOP = 600
+"""System call numbers ``0 .. SWEEP_TOP - 1`` are swept: every one the allowlist does not hold must
+answer EPERM or ENOSYS (x86-64 has about 460, aarch64 about 450)."""
+
+
+def allowed_numbers() -> list[int]:
+    """The numbers of the allowlist's system calls (empty where libseccomp cannot resolve them)."""
+    names = [call.name for call in SYSCALLS]
+    numbers = syscall_numbers(names)
+    return sorted(numbers.values()) if len(numbers) == len(set(names)) else []
+
+
+def int80(number: int, *args: int) -> str:
+    """x86-64 machine code making the i386 system call ``number`` (``int 0x80``, at most three
+    arguments): the i386 ABI has numbers of its own, so a filter that did not check the ABI
+    would let ``socketcall`` (102) through as x86-64's ``getuid`` (102)."""
+    a, b, c = (*args, 0, 0, 0)[:3]
+    code = b"\x53\xb8" + number.to_bytes(4, "little")  # push rbx; mov eax, number
+    for opcode, value in ((b"\xbb", a), (b"\xb9", b), (b"\xba", c)):  # ebx, ecx, edx
+        code += opcode + (value & 0xFFFFFFFF).to_bytes(4, "little")
+    return (code + b"\xcd\x80\x48\x63\xc0\x5b\xc3").hex()  # int 0x80; movsxd rax, eax; pop rbx; ret
 
 
 PRELUDE = '''
@@ -449,6 +474,98 @@ def probe(t):
             f"{name}() with invalid arguments", "kernel", KERNEL_SOURCE.replace("NAME", name), kernel_refused
         )
         for name in KERNEL_CALLS
+    ),
+    Probe(
+        "every system call outside the allowlist, with invalid arguments",
+        "kernel",
+        f"""
+def probe(t):
+    allowed = set(t["allowed"]) | set(t["platform"])  # the platform's own numbers pass any filter
+    if not t["allowed"]:
+        return {{"sweep": "the allowlist's numbers are unknown on this machine"}}
+    c = libc()
+    c.syscall.restype = ctypes.c_long
+    results = {{}}
+    for number in range({SWEEP_TOP}):
+        if number in allowed:
+            continue
+        ctypes.set_errno(0)
+        value = c.syscall(ctypes.c_long(number), *[ctypes.c_long(-1)] * 6)
+        code = ctypes.get_errno()
+        results[str(number)] = "ok" if value >= 0 else errno.errorcode.get(code, str(code))
+    return results
+""",
+        kernel_refused,
+    ),
+    *(
+        Probe(
+            f"the {abi} ABI: {name}",
+            "kernel",
+            f"""
+import mmap
+
+
+def probe(t):
+    c = libc()
+    c.syscall.restype = ctypes.c_long
+    if {code!r} == "x32":
+        ctypes.set_errno(0)
+        value = c.syscall(ctypes.c_long(0x40000000 | {number}), *[ctypes.c_long(a) for a in {args!r}])
+        code = ctypes.get_errno()
+        return {{"{name}": "ok" if value >= 0 else errno.errorcode.get(code, str(code))}}
+    if os.uname().machine != "x86_64":
+        return {{"{name}": "ENOSYS"}}  # no i386 ABI to try
+    page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    page.write(bytes.fromhex({code!r}))
+    value = ctypes.CFUNCTYPE(ctypes.c_long)(ctypes.addressof(ctypes.c_char.from_buffer(page)))()
+    return {{"{name}": "ok" if value >= 0 else errno.errorcode.get(-value, str(-value))}}
+""",
+            killed_or_refused,
+        )
+        for abi, name, code, number, args in (
+            ("x32", "socket(AF_INET, SOCK_STREAM)", "x32", 41, (2, 1, 0)),
+            ("x32", "getuid, allowed in the x86-64 ABI", "x32", 102, ()),
+            ("i386", "socketcall(SYS_SOCKET, NULL) through int 0x80", int80(102, 1, 0), 0, ()),
+            ("i386", "socket(AF_INET, SOCK_STREAM) through int 0x80", int80(359, 2, 1, 0), 0, ()),
+            ("i386", "unshare(CLONE_NEWUSER) through int 0x80", int80(310, 0x10000000), 0, ()),
+        )
+    ),
+    Probe(
+        "raise its own limits",
+        "exhaustion",
+        """
+import resource
+
+
+def probe(t):
+    results = {}
+    for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_CORE"):
+        which = getattr(resource, name)
+        soft, hard = resource.getrlimit(which)
+        higher = resource.RLIM_INFINITY if hard == resource.RLIM_INFINITY else hard + 1 << 20
+        try:
+            resource.setrlimit(which, (higher, higher))
+            results[name] = "ok"
+        except (OSError, ValueError) as error:  # ValueError: "not allowed to raise maximum limit"
+            results[name] = type(error).__name__
+    return results
+""",
+        all_failed,
+    ),
+    Probe(
+        "CPU exhaustion with SIGXCPU ignored",
+        "exhaustion",
+        """
+import signal
+
+
+def probe(t):
+    signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+    while True:
+        pass
+""",
+        ended_with("timeout"),
+        Limits(wall_time=10.0, cpu_time=1.0, memory=256 * MiB, open_files=64),
     ),
     Probe(
         "memory exhaustion",

@@ -53,6 +53,14 @@ def kernel_refused(reply: Done, targets: Targets) -> str | None:
     return _outside(targets, through)
 
 
+def killed_or_refused(reply: Done, targets: Targets) -> str | None:
+    """The filter killed the worker (``SIGSYS``: a system call of another ABI), or every call
+    answered EPERM or ENOSYS."""
+    if reply.error is not None and reply.error.kind == "worker_crashed" and "SIGSYS" in reply.error.message:
+        return _outside(targets, [])
+    return kernel_refused(reply, targets)
+
+
 def no_secret(reply: Done, targets: Targets) -> str | None:
     """Every attempt failed, and nothing read holds the secret or the host's command line."""
     attempts = _attempts(reply)
