@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandbox.common.limits import Limits, MiB
-from sandbox.process.jail import SYSCALLS
 from sandbox.messages import DONE, KIND
+from sandbox.process.jail import SYSCALLS
 from sandbox.process.probes.judges import (
     PROBE_LIMITS,
     Judge,

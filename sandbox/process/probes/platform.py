@@ -53,7 +53,9 @@ def platform_numbers(top: int) -> tuple[int, ...]:
         if not words:  # no binding, or no filter: nothing to tell
             return ()
         numbers = [word for word in words if word.isdigit()]
-        claimed += [int(number) for number, after in zip(words, [*words[1:], ""]) if after == "claimed"]
+        claimed += [
+            int(number) for number, after in zip(words, [*words[1:], ""], strict=True) if after == "claimed"
+        ]
         if words[-1] == "end" or not numbers:
             break
         if words[-1].isdigit():
