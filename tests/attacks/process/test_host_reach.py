@@ -1,6 +1,7 @@
 """What a tool under walls="process" (the real builtins, os, ctypes, socket) could reach of the host
 beyond the probes' own targets (red team 4, issue 31), each judged by the host as well:
 
+- the host's file system: the jail's mount table, read from inside, is the policy's entries;
 - the host's environment: a secret exported in the host is in no process of the jail
   (``os.environ``, ``/proc/*/environ``, ``/proc/*/cmdline``);
 - the host's own services on loopback (the test stores' PostgreSQL and Redis): neither a socket
@@ -57,6 +58,36 @@ def test_the_hosts_environment_is_in_no_process_of_the_jail(monkeypatch: pytest.
     assert reply.error is None, reply.error
     assert "self/environ" in reply.output and "1/environ" in reply.output  # the zygote's, as pid 1
     assert not [where for where, text in reply.output.items() if secret in text]
+
+
+MOUNTS = """
+import os
+
+
+def mounts() -> dict:
+    with open("/proc/self/mountinfo") as info:
+        points = [line.split()[4] for line in info]
+    return {"mounts": points, "root": sorted(os.listdir("/"))}
+"""
+
+
+def test_the_jails_file_system_is_the_policys_mounts_and_nothing_else() -> None:
+    """What a tool can open is what the jail policy lists (the repository's other folders, the
+    venv's bin and every host path outside them do not exist there): its mount table, read from
+    inside, is the policy's entries, no more."""
+    from sandbox.process.jail import mounts
+    from sandbox.process.zygote_link import PACKAGE_ROOT
+
+    policy = mounts(PACKAGE_ROOT)
+    listed = {"/", *(m.dest for m in policy if m.kind in ("ro-bind", "dev-bind", "tmpfs", "proc"))}
+    with WorkerPool(size=1) as pool:
+        reply = pool.run(
+            Call(MOUNTS, "mounts", args={}, context={"state": {}}, walls="process"), LIMITS, _no_rpc
+        )
+    assert reply.error is None, reply.error
+    assert set(reply.output["mounts"]) <= listed, set(reply.output["mounts"]) - listed
+    tops = {m.dest.split("/")[1] for m in policy if m.dest != "/"}
+    assert set(reply.output["root"]) <= tops, set(reply.output["root"]) - tops
 
 
 def _no_rpc(target: str, method: str, params: dict[str, Any]) -> Any:
