@@ -62,9 +62,15 @@ CALLS = {
 }
 
 
-@pytest.mark.parametrize("data", PICKLES.values(), ids=PICKLES.keys())
+PAIRS = [
+    pytest.param(PICKLES[data], CALLS[spelling], id=f"{data}-{spelling}")
+    for data, spelling in zip(PICKLES, [*CALLS, "content-type"], strict=True)
+]
+"""Each pickle with one spelling of the call (every pickle and every spelling once)."""
+
+
+@pytest.mark.parametrize(("data", "spelling"), PAIRS)
 @pytest.mark.parametrize("loader", LOADERS.values(), ids=LOADERS.keys())
-@pytest.mark.parametrize("spelling", CALLS.values(), ids=CALLS.keys())
 def test_pydantic_never_unpickles_a_class_or_function_for_tool_code(
     rt: Runtime, data: bytes | str, loader: tuple[str, str], spelling: str
 ) -> None:
