@@ -43,6 +43,7 @@ def load_pydantic() -> ModuleType:
     import pydantic  # noqa: PLC0415 - the point of this module
 
     if _tool_process:
+        from sandbox.language import pydantic_classes  # noqa: F401, PLC0415 (its rule, registered on import)
         from sandbox.language.pydantic_files import install_pydantic_file_hook  # noqa: PLC0415
         from sandbox.language.pydantic_wall import install_pydantic_hook  # noqa: PLC0415
 
