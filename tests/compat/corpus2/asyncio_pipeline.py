@@ -45,7 +45,7 @@ async def asyncio_pipeline(jobs: list[int], limit: int) -> dict:
         waiter = group.create_task(event.wait())
         group.create_task(asyncio.sleep(0, result=event.set()))
     first, pending = await asyncio.wait(
-        [asyncio.ensure_future(asyncio.sleep(0.001, result="a")), asyncio.ensure_future(asyncio.sleep(0.05))],
+        [asyncio.ensure_future(asyncio.sleep(0.001, result="a")), asyncio.ensure_future(asyncio.sleep(5))],
         return_when=asyncio.FIRST_COMPLETED,
     )
     for task in pending:
