@@ -98,6 +98,7 @@ class QuietEventLoop(asyncio.BaseEventLoop):
     """CPython's base event loop, waiting on timers only (the module docstring)."""
 
     def __init__(self) -> None:
+        self._selector = None  # BaseEventLoop's __init__ asks for debug mode (PYTHONASYNCIODEBUG): off here
         super().__init__()
         self._selector = _NoSelector()
 
@@ -109,9 +110,9 @@ class QuietEventLoop(asyncio.BaseEventLoop):
 
     def set_debug(self, enabled: bool) -> None:
         # debug mode tracks every coroutine's origin process-wide (sys.set_coroutine_origin_tracking_depth)
-        if enabled:
+        if enabled and self._selector is not None:
             raise PermissionError(errno.EPERM, f"{NO_IO} (debug mode)")
-        super().set_debug(enabled)
+        super().set_debug(False)
 
 
 for _name in REFUSED:
