@@ -195,8 +195,9 @@ class CheckedNamespace(Mapping[str, Any]):
     A name (or a dotted name, which the evaluated code asks for as one key) is looked up once in
     the namespaces the caller gave (``localns``, ``globalns``, then its builtins), walked through
     module views and types only, and must name a type, a typing construct, a module view or
-    pydantic's ``Field``. The ``eval`` itself gets a fresh ``{"__builtins__": {}}`` as globals: no
-    namespace from tool code reaches ``eval``, so ``eval`` never fills one with the real builtins.
+    pydantic's ``Field``. The ``eval`` itself gets fresh globals whose builtins hold only
+    ``_typing_import`` (``eval_globals``): no namespace from tool code reaches ``eval``, so ``eval``
+    never fills one with the real builtins.
     """
 
     def __init__(self, namespaces: list[Any]) -> None:
@@ -266,6 +267,23 @@ class _DottedNames(ast.NodeTransformer):
             node.value = self.visit(node.value)
             return node
         return self.generic_visit(node)
+
+
+def _typing_import(name: str, *args: Any, **kwargs: Any) -> types.ModuleType:
+    """``__import__`` for C code run from an annotation's ``eval``: ``typing``, loaded, and nothing else.
+
+    On 3.12 ``Generic.__class_getitem__`` (C) imports ``typing`` through the current frame's
+    builtins each time (``RunContextWrapper[T]``); no annotation can name this function (its text
+    may hold no underscore name), and C code hands tool code no module it imports."""
+    level = args[3] if len(args) > 3 else kwargs.get("level", 0)
+    if name != "typing" or level != 0:
+        raise ImportError(f"an annotation imports nothing (C code asked for {name!r})")
+    return typing
+
+
+def eval_globals() -> dict[str, Any]:
+    """Fresh globals for an annotation's ``eval``: builtins holding only ``_typing_import``."""
+    return {"__builtins__": {"__import__": _typing_import}}
 
 
 def _evaluation_code(text: str) -> types.CodeType:
@@ -338,7 +356,7 @@ def install_forward_ref_hook() -> None:
 
     Construction copies the string to an exact ``str`` and checks it. Evaluation (what
     ``get_type_hints``, ``typing._eval_type`` and pydantic all end in) runs code compiled here from
-    the checked string, with a fresh ``{"__builtins__": {}}`` as globals and a ``CheckedNamespace``
+    the checked string, with fresh ``eval_globals()`` and a ``CheckedNamespace``
     over the caller's namespaces as locals. In a worker this holds always (``arming.arm_checks``),
     elsewhere while tool code is on the stack. Idempotent.
     """
@@ -374,7 +392,7 @@ def install_forward_ref_hook() -> None:
         code, module = self.__forward_code__, self.__forward_module__
         self.__forward_code__, self.__forward_module__ = _evaluation_code(text), None
         try:
-            return original_evaluate(self, {"__builtins__": {}}, names, *args, **kwargs)
+            return original_evaluate(self, eval_globals(), names, *args, **kwargs)
         finally:
             self.__forward_code__, self.__forward_module__ = code, module
 

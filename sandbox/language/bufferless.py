@@ -10,7 +10,9 @@ Decimal(1)``, and so do ``sum``, ``operator.add``, ``math.prod`` over arrays and
 The protocol has one entry point per class, the ``bf_getbuffer`` function its type object's
 ``tp_as_buffer`` slot points to, called by ``PyObject_GetBuffer`` whatever C function asks.
 ``close`` points that slot of each root class and of every subclass it has (a subclass made
-later copies it) at a table of ours whose ``bf_getbuffer`` is a gate: ``deny(obj)`` answers the
+later copies it; on 3.12, where a class made later takes its ``bf_getbuffer`` from the
+``__buffer__`` wrapper its base's dict holds (PEP 688), that wrapper's function too) at a table
+of ours whose ``bf_getbuffer`` is a gate: ``deny(obj)`` answers the
 error refusing ``obj`` a buffer, or None, and then the class's own function runs. ``reopen`` puts
 the saved slots back.
 
@@ -60,6 +62,18 @@ class _BufferProcs(ctypes.Structure):
     """``PyBufferProcs``: what ``tp_as_buffer`` points to."""
 
     _fields_ = [("bf_getbuffer", _POINTER), ("bf_releasebuffer", _POINTER)]
+
+
+class _WrapperDescriptor(ctypes.Structure):
+    """``PyWrapperDescrObject``: a slot wrapper such as ``ndarray.__buffer__`` (3.12) and the C function it calls."""
+
+    _fields_ = [
+        ("ob_refcnt", ctypes.c_ssize_t),
+        *((name, _POINTER) for name in ("ob_type", "d_type", "d_name", "d_qualname", "d_base", "d_wrapped")),
+    ]
+
+
+_SLOT_WRAPPER = type(object.__init__)
 
 
 def _head(cls: type) -> _TypeHead:
@@ -119,6 +133,8 @@ _gates: dict[int, _Gate] = {}
 """One gate per original ``bf_getbuffer``; kept alive while any slot points at it."""
 _saved: dict[type, int] = {}
 """The ``tp_as_buffer`` each gated class had, to put back."""
+_saved_wrappers: dict[int, tuple[object, int]] = {}
+"""The function each gated ``__buffer__`` slot wrapper called (kept alive with it), to put back."""
 
 
 def _with_subclasses(roots: Iterable[type]) -> Iterator[type]:
@@ -142,6 +158,19 @@ def close(roots: Iterable[type], deny: Deny) -> None:
             gate = _gates[procs.bf_getbuffer] = _Gate(procs, deny)
         _saved[cls] = head.tp_as_buffer
         head.tp_as_buffer = ctypes.addressof(gate.procs)
+        _gate_buffer_wrapper(cls, procs.bf_getbuffer, gate)
+
+
+def _gate_buffer_wrapper(cls: type, original: int, gate: _Gate) -> None:
+    """On 3.12, point the class's own ``__buffer__`` slot wrapper at the gate: a class made later
+    (``type("Sub", (np.ndarray,), {})``) takes its ``bf_getbuffer`` from that wrapper, not the slot."""
+    wrapper = vars(cls).get("__buffer__")
+    if type(wrapper) is not _SLOT_WRAPPER:
+        return
+    descriptor = _WrapperDescriptor.from_address(id(wrapper))
+    if descriptor.d_wrapped == original:
+        _saved_wrappers[id(wrapper)] = (wrapper, original)
+        descriptor.d_wrapped = gate.address
 
 
 def reopen() -> None:
@@ -150,6 +179,9 @@ def reopen() -> None:
     while _saved:
         cls, slot = _saved.popitem()
         _head(cls).tp_as_buffer = slot
+    while _saved_wrappers:
+        _, (wrapper, original) = _saved_wrappers.popitem()
+        _WrapperDescriptor.from_address(id(wrapper)).d_wrapped = original
 
 
 def _check_layout() -> None:

@@ -93,6 +93,9 @@ ALLOWED_MODULES = frozenset(
         "os.path",
         "pathlib",
         "tempfile",
+        "glob",
+        # toolpen's event loop (CPython's, without I/O): asyncio_view.py, issue 31
+        "asyncio",
     }
 )
 
@@ -125,14 +128,17 @@ LIBRARY_VIEWS: dict[str, str] = {
     # the standard library's modules whose view is a module of its own
     "logging": "sandbox.language.logging_view",
     "subprocess": "sandbox.language.subprocess_view",
+    "asyncio": "sandbox.language.asyncio_view",
 }
 """Views built by a module of their own: third-party libraries (the ``ces`` extra), when installed,
-and the standard library's ``logging`` (into the call's log) and ``subprocess`` (no process starts)."""
+and the standard library's ``logging`` (into the call's log), ``subprocess`` (no process starts)
+and ``asyncio`` (toolpen's event loop: CPython's, without I/O)."""
 SCRATCH_VIEWS: dict[str, str] = {
     "os": "sandbox.language.os_view",
     "os.path": "sandbox.language.os_view",
     "pathlib": "sandbox.language.pathlib_view",
     "tempfile": "sandbox.language.tempfile_view",
+    "glob": "sandbox.language.glob_view",
 }
 """Views of the standard library's file modules over the call's scratch directory, built by toolpen."""
 LIBRARY_REQUIREMENTS = {
@@ -141,6 +147,7 @@ LIBRARY_REQUIREMENTS = {
     "sandbox.language.framework_views.mcp_types": ("mcp",),
     "sandbox.language.logging_view": ("logging",),
     "sandbox.language.subprocess_view": ("subprocess",),
+    "sandbox.language.asyncio_view": ("asyncio",),
 }
 ALLOWED_MODULES = ALLOWED_MODULES | {
     name for name, builder in LIBRARY_VIEWS.items() if all(map(_installed, LIBRARY_REQUIREMENTS[builder]))

@@ -43,8 +43,11 @@ def load_pydantic() -> ModuleType:
     import pydantic  # noqa: PLC0415 - the point of this module
 
     if _tool_process:
+        from sandbox.language import pydantic_classes  # noqa: F401, PLC0415 (its rule, registered on import)
+        from sandbox.language.pydantic_files import install_pydantic_file_hook  # noqa: PLC0415
         from sandbox.language.pydantic_wall import install_pydantic_hook  # noqa: PLC0415
 
         close_array_interface(pydantic.BaseModel)  # extra fields hold tool values
         install_pydantic_hook()
+        install_pydantic_file_hook()
     return pydantic

@@ -109,7 +109,6 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         (
             "socket",
             "ssl",
-            "asyncio",
             "http",
             "ftplib",
             "imaplib",
@@ -133,10 +132,9 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         FILES,
-        "open, pathlib and tempfile in the call's scratch directory; io.StringIO / io.BytesIO; json, csv on strings",
+        "open, os, pathlib, tempfile and glob in the call's scratch directory; io.StringIO / io.BytesIO; json, csv on strings",
         (
             "shutil",
-            "glob",
             "filecmp",
             "fileinput",
             "zipfile",

@@ -53,6 +53,9 @@ BLOCKED_ATTRIBUTES = frozenset(
         "func_code",
         "im_func",
         "im_self",
+        # an asyncio task's stack: the running task's frames go on into the worker's event loop and main
+        "get_stack",
+        "print_stack",
         # class hierarchy walks (``int.mro()``) lead to ``object`` and its subclasses
         "mro",
         # format-string attribute walks: ``str.format`` gets a guarded replacement at run time

@@ -9,7 +9,8 @@ The result must be JSON: dicts, lists, tuples (sent as lists), strings, numbers,
 None as they are; the CES classes (``Part``, ``LlmResponse``, ...) as their JSON shape without
 None fields; other pydantic models, dataclasses and enums as pydantic serializes them
 (``pydantic_core.to_jsonable_python``: by alias, nested values too); sets as sorted lists;
-dates and times as ISO 8601 strings. Anything else is a ``tool_error``.
+dates and times as ISO 8601 strings; an instance of a class of the tool's own with annotations
+as its annotated public attributes (MCP's structured output). Anything else is a ``tool_error``.
 
 The entry is called as the frameworks call it (``sandbox.bridges.framework_call``): model-typed
 arguments validated, ``Field`` defaults filled, the parameters the job names as injected filled.
@@ -62,6 +63,7 @@ from sandbox.common.state_delta import StateDelta, check_value_sizes, state_too_
 from sandbox.language.arming import arm_checks, end_import_exemption
 from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, build_globals
+from sandbox.language.rules import PLAIN_MODULE_NAME, TOOL_MODULE_NAME
 from sandbox.messages import Call, Done, Rpc, StartRpc, WallsQuery, decode_job
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
@@ -233,6 +235,9 @@ def _call_entry(
             limits=limits,
             environment=job.environment,
         )
+    loop = sys.modules.get("sandbox.common.event_loop")
+    if loop is not None:  # the asyncio view is loaded: what asyncio creates is toolpen's event loop
+        loop.install()
     exec(code, namespace)
     entry = job.entry
     function = framework_function(namespace.get(entry))
@@ -301,10 +306,15 @@ def bind_arguments(function: Any, args: dict[str, Any]) -> tuple[list[Any], dict
 def run_coroutine(coroutine: Coroutine[Any, Any, Any]) -> Any:
     """Run an ``async def`` tool to its end.
 
-    Tool code reaches no event loop (``asyncio`` is not importable, and the worker's seccomp
-    filter refuses the socket pair an asyncio loop needs), so what a tool awaits is another
-    coroutine and never suspends; one that does is refused rather than left waiting.
+    With ``asyncio`` loaded (the tool's source imports it, so the zygote did), as ``asyncio.run``
+    does, on toolpen's event loop (``sandbox.common.event_loop``: CPython's, without I/O). Without
+    it nothing the tool reaches waits on an event loop, so what it awaits is another coroutine and
+    never suspends; one that does is refused rather than left waiting.
     """
+    if "asyncio" in sys.modules:
+        from sandbox.common.event_loop import run  # noqa: PLC0415 (asyncio only where a tool uses it)
+
+        return run(coroutine)
     try:
         coroutine.send(None)
     except StopIteration as finished:
@@ -379,7 +389,22 @@ def jsonable(value: object) -> Any:
             return list(value)
     if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
+    annotated = _annotated_attributes(value)
+    if annotated is not None:
+        return annotated
     raise TypeError(f"a {type(value).__name__} is not JSON")
+
+
+def _annotated_attributes(value: object) -> dict[str, Any] | None:
+    """An instance of the tool's own class with annotations: its annotated public attributes, as MCP's
+    structured output gives them (``name: str`` -> ``value.name``); None for any other value."""
+    kind = type(value)
+    if vars(kind).get("__module__") not in (TOOL_MODULE_NAME, PLAIN_MODULE_NAME):
+        return None
+    hints = vars(kind).get("__annotations__")
+    if type(hints) is not dict or not hints:
+        return None
+    return {key: getattr(value, key) for key in hints if type(key) is str and not key.startswith("_")}
 
 
 def _is_model(value: object) -> bool:

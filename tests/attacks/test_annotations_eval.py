@@ -223,3 +223,33 @@ def test_the_ces_classes_name_types_in_string_annotations() -> None:
         "def tool():\n    return Note(part=Part(text='hi')).part.text\n"
     )
     assert run_tool(source, injected={"Part": Part})[0] == "hi"
+
+
+GENERIC_SUBSCRIPT = """
+import typing
+
+T = typing.TypeVar("T")
+
+
+class Box(typing.Generic[T]):
+    pass
+
+
+class Item:
+    name: str
+
+
+def tool():
+    def f(box: "Box[Item]") -> None: ...
+
+    return typing.get_args(typing.get_type_hints(f)["box"])
+"""
+
+
+def test_a_generic_subscript_in_an_annotation_hands_out_no_import() -> None:
+    """3.12's ``Generic.__class_getitem__`` (C) imports ``typing`` through the eval's builtins:
+    they hold only an ``__import__`` of ``typing``, which no annotation can name (no underscore
+    name passes the string check), and the evaluation hands back the type, nothing else."""
+    arguments, _ = run_tool(GENERIC_SUBSCRIPT)
+    assert [argument.__name__ for argument in arguments] == ["Item"]
+    assert not holds_real_builtins(arguments)

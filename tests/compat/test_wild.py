@@ -56,27 +56,7 @@ JUSTIFIED: dict[tuple[str, str], str] = {
 }
 
 PENDING: dict[tuple[str, str], str] = {
-    ("log.py", "all"): "print(file=sys.stderr) goes to the call's log; the reference captures stdout only",
-    **{
-        (name, "all"): "stdlib under the language wall (i31-stdlib): import asyncio refused"
-        for name in (
-            "batch_operation_tool.py",
-            "data_processing_tool.py",
-            "quick_expiry_task.py",
-            "test_tool_with_logging.py",
-            "test_tool_with_progress.py",
-        )
-    },
-    ("analyze_codebase.py", "all"): "stdlib under the language wall (i31-stdlib): import glob refused",
     ("save_blog_post_to_file.py", "process"): "stdlib (i31-stdlib): no writable per-call scratch directory",
-    **{
-        (
-            name,
-            walls,
-        ): "an ordinary annotated class returned: MCP gives its annotated attributes, toolpen refuses it"
-        for name in ("get_user.py",)
-        for walls in WALLS
-    },
 }
 
 

@@ -20,6 +20,7 @@ The reference is ``reference.run_in_cpython``'s plain run plus each framework's 
   structured output).
 
 The run context (``# run_context:``) is, for toolpen, the session state: both runs start from it.
+What the tool writes to ``sys.stdout`` and ``sys.stderr`` is its log, as toolpen's call log holds both.
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def run_reference(tool: WildTool) -> Observed:
     try:
         with _mcp_1x_paths(), tempfile.TemporaryDirectory(prefix="wild-ref-") as scratch:
             os.chdir(scratch)
-            with contextlib.redirect_stdout(printed):
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
                 exec(compile(tool.source, filename, "exec", dont_inherit=True), vars(module))
                 function = vars(module)[tool.entry]
                 hints = typing.get_type_hints(function, include_extras=True)

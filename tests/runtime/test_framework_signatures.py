@@ -181,3 +181,40 @@ def test_results_are_serialized_as_pydantic_serializes_them(rt: Runtime) -> None
         "content": {"mimeType": "text/plain", "isError": False},
         "level": "high",
     }
+
+
+ANNOTATED_CLASS = '''
+class Profile:
+    name: str
+    age: int
+    _token: str
+
+    def __init__(self, name: str, age: int) -> None:
+        self.name, self.age, self._token = name, age, "secret"
+
+
+class Loop:
+    me: object
+
+    @property
+    def me(self) -> object:
+        return self
+
+
+def profile() -> Profile:
+    """An ordinary annotated class, as MCP's structured output takes it."""
+    return Profile("Alice", 30)
+
+
+def loop() -> Loop:
+    """One whose annotated attribute is itself."""
+    return Loop()
+'''
+
+
+def test_an_annotated_class_of_the_tool_returns_its_annotated_public_attributes(rt: Runtime) -> None:
+    rt.add_tool(ANNOTATED_CLASS, "profile", replace=True)
+    assert rt.call("profile", {}).output == {"name": "Alice", "age": 30}
+    rt.add_tool(ANNOTATED_CLASS, "loop", replace=True)
+    error = rt.call("loop", {}).error
+    assert error is not None and error.kind == "tool_error" and "Circular reference" in error.message

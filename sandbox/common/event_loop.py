@@ -1,0 +1,137 @@
+"""The event loop tool code runs on: CPython's own asyncio loop, with no I/O, no threads and no processes.
+
+A worker may not make the socket pair CPython's selector loop opens when it starts (the jail's
+seccomp program refuses it), and a tool has no sockets, pipes or child processes to wait on
+anyway. ``QuietEventLoop`` is ``asyncio.BaseEventLoop`` (CPython's scheduling of callbacks,
+timers, tasks, futures and async generators, unchanged) whose wait for I/O is a sleep until the
+next timer: ``asyncio.sleep``, ``gather``, ``wait_for``, ``timeout``, queues, locks and task groups
+behave as CPython's. When nothing is ready and no timer is set, CPython would wait forever for
+I/O that cannot come; here the run fails at once, saying so. What would reach outside the loop
+(executors and their threads, name resolution, sockets, pipes, subprocesses, signal handlers,
+debug mode's process-wide coroutine tracking) fails with ``PermissionError`` (EPERM), as a jailed
+process's system calls do.
+
+``install`` makes it what ``asyncio`` creates (``new_event_loop``, ``get_event_loop``, ``run``) in
+the worker; ``run`` is ``asyncio.run`` on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import time
+from collections.abc import Coroutine
+from typing import Any, NoReturn
+
+NO_IO = "Operation not permitted: a tool's event loop has no I/O, threads or processes"
+
+
+class NothingToWaitFor(RuntimeError):
+    """Every task waits and nothing can wake one: CPython would wait for I/O forever."""
+
+
+class _NoSelector:
+    """What the loop waits on: no file descriptors, only the time until its next timer."""
+
+    def select(self, timeout: float | None) -> list[Any]:
+        if timeout is None:
+            raise NothingToWaitFor(
+                "the tool awaits something nothing will finish: no task is ready and no timer is set"
+                " (a tool's event loop has no I/O to wait for)"
+            )
+        if timeout > 0:
+            time.sleep(timeout)
+        return []
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
+def _refused(name: str) -> Any:
+    def refuse(self: QuietEventLoop, *args: Any, **kwargs: Any) -> NoReturn:
+        raise PermissionError(errno.EPERM, f"{NO_IO} (loop.{name})")
+
+    refuse.__name__ = refuse.__qualname__ = name
+    return refuse
+
+
+REFUSED = (
+    # threads
+    "run_in_executor",
+    "set_default_executor",
+    # the network and name resolution
+    "getaddrinfo",
+    "getnameinfo",
+    "create_connection",
+    "create_server",
+    "create_datagram_endpoint",
+    "create_unix_connection",
+    "create_unix_server",
+    "connect_accepted_socket",
+    "start_tls",
+    "sendfile",
+    "sock_recv",
+    "sock_recv_into",
+    "sock_recvfrom",
+    "sock_recvfrom_into",
+    "sock_sendall",
+    "sock_sendto",
+    "sock_connect",
+    "sock_accept",
+    "sock_sendfile",
+    # file descriptors, pipes, processes, signals
+    "add_reader",
+    "remove_reader",
+    "add_writer",
+    "remove_writer",
+    "connect_read_pipe",
+    "connect_write_pipe",
+    "subprocess_exec",
+    "subprocess_shell",
+    "add_signal_handler",
+    "remove_signal_handler",
+)
+"""What the loop refuses: every way out of it to the operating system."""
+
+
+class QuietEventLoop(asyncio.BaseEventLoop):
+    """CPython's base event loop, waiting on timers only (the module docstring)."""
+
+    def __init__(self) -> None:
+        self._selector = None  # BaseEventLoop's __init__ asks for debug mode (PYTHONASYNCIODEBUG): off here
+        super().__init__()
+        self._selector = _NoSelector()
+
+    def _process_events(self, event_list: list[Any]) -> None:
+        """No I/O events ever arrive."""
+
+    def _write_to_self(self) -> None:
+        """Nothing to wake: no other thread schedules callbacks on this loop."""
+
+    def set_debug(self, enabled: bool) -> None:
+        # debug mode tracks every coroutine's origin process-wide (sys.set_coroutine_origin_tracking_depth)
+        if enabled and self._selector is not None:
+            raise PermissionError(errno.EPERM, f"{NO_IO} (debug mode)")
+        super().set_debug(False)
+
+
+for _name in REFUSED:
+    setattr(QuietEventLoop, _name, _refused(_name))
+
+
+class QuietEventLoopPolicy(asyncio.DefaultEventLoopPolicy):
+    """asyncio's default policy, creating ``QuietEventLoop``."""
+
+    _loop_factory = QuietEventLoop
+
+
+def install() -> None:
+    """Make ``QuietEventLoop`` what asyncio creates in this process (a worker). Idempotent."""
+    if not isinstance(asyncio.get_event_loop_policy(), QuietEventLoopPolicy):
+        asyncio.set_event_loop_policy(QuietEventLoopPolicy())
+
+
+def run(coroutine: Coroutine[Any, Any, Any], *, debug: bool | None = None) -> Any:
+    """``asyncio.run`` on a ``QuietEventLoop``: run to the end, cancel what is left, close."""
+    with asyncio.Runner(debug=debug, loop_factory=QuietEventLoop) as runner:
+        return runner.run(coroutine)

@@ -1,0 +1,152 @@
+"""Attacks on the asyncio and glob views (issue 31): what they widen stays inside the call.
+
+asyncio: toolpen's event loop (CPython's, without I/O) refuses every way out to the operating
+system (threads, sockets, name resolution, pipes, processes, signals, debug mode), the view leaves
+out subprocesses, streams, threads and the loop policy, and a task's stack (whose frames go on into
+the worker's own loop and main) is a refused name, however it is spelled. glob: a pattern matches
+only what the call wrote in its scratch directory, never the host's files, and ``dir_fd`` is refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from runtime import Runtime
+from tests.attacks import assert_refused_when_added_or_called, attack
+
+LOOP_WAYS_OUT = {
+    "executor": "await loop.run_in_executor(None, len, 'x')",
+    "default-executor": "loop.set_default_executor(None)",
+    "resolve": "await loop.getaddrinfo('localhost', 80)",
+    "connect": "await loop.create_connection(asyncio.Protocol, '127.0.0.1', 9)",
+    "serve": "await loop.create_server(asyncio.Protocol, '127.0.0.1', 0)",
+    "datagram": "await loop.create_datagram_endpoint(asyncio.DatagramProtocol, family=2)",
+    "subprocess": "await loop.subprocess_exec(asyncio.Protocol, 'ls')",
+    "shell": "await loop.subprocess_shell(asyncio.Protocol, 'ls')",
+    "pipe": "await loop.connect_read_pipe(asyncio.Protocol, None)",
+    "reader": "loop.add_reader(0, print)",
+    "signal": "loop.add_signal_handler(2, print)",
+    "debug": "loop.set_debug(True)",
+}
+
+
+@pytest.mark.parametrize("call", LOOP_WAYS_OUT.values(), ids=LOOP_WAYS_OUT.keys())
+def test_the_event_loop_refuses_every_way_out(rt: Runtime, call: str) -> None:
+    source = f"""
+        import asyncio
+
+        async def tool() -> str:
+            loop = asyncio.get_running_loop()
+            try:
+                {call}
+            except PermissionError as refused:
+                return str(refused)
+            return "reached"
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert "a tool's event loop has no I/O, threads or processes" in result.output
+
+
+LEFT_OUT = {
+    "subprocess": "import asyncio\ndef tool():\n    return asyncio.create_subprocess_exec\n",
+    "subprocess-import": "from asyncio import create_subprocess_shell\ndef tool():\n    return 1\n",
+    "streams": "import asyncio\ndef tool():\n    return asyncio.open_connection\n",
+    "server": "from asyncio import start_server\ndef tool():\n    return 1\n",
+    "thread": "import asyncio\ndef tool():\n    return asyncio.to_thread\n",
+    "threadsafe": "import asyncio\ndef tool():\n    return asyncio.run_coroutine_threadsafe\n",
+    "policy": "import asyncio\ndef tool():\n    return asyncio.set_event_loop_policy\n",
+    "selector-loop": "import asyncio\ndef tool():\n    return asyncio.SelectorEventLoop\n",
+    "submodule": "import asyncio\ndef tool():\n    return asyncio.events\n",
+    "submodule-import": "import asyncio.subprocess\ndef tool():\n    return 1\n",
+    "task-stack": "import asyncio\nasync def tool():\n    return asyncio.current_task().get_stack()\n",
+    "task-stack-getattr": (
+        "import asyncio\nasync def tool():\n    return getattr(asyncio.current_task(), 'get_' + 'stack')()\n"
+    ),
+    "task-stack-unbound": "import asyncio\nasync def tool():\n    return asyncio.Task.get_stack(asyncio.current_task())\n",
+    "task-print-stack": "import asyncio\nasync def tool():\n    asyncio.current_task().print_stack()\n",
+    "task-stack-methodcaller": (
+        "import asyncio, operator\nasync def tool():\n"
+        "    return operator.methodcaller('get_' + 'stack')(asyncio.current_task())\n"
+    ),
+    "coroutine-frame": "import asyncio\nasync def tool():\n    return getattr(asyncio.current_task().get_coro(), 'cr_' + 'frame')\n",
+    "loop-internals": "import asyncio\nasync def tool():\n    return getattr(asyncio.get_running_loop(), '_' + 'ready')\n",
+    "loop-class-write": (
+        "import asyncio\nasync def tool():\n    type(asyncio.get_running_loop()).run_in_executor = print\n"
+    ),
+    "queue-class-write": "import asyncio\ndef tool():\n    asyncio.Queue.maxsize = 3\n",
+}
+
+
+@pytest.mark.parametrize("source", LEFT_OUT.values(), ids=LEFT_OUT.keys())
+def test_what_the_asyncio_view_leaves_out_is_refused(rt: Runtime, source: str) -> None:
+    assert_refused_when_added_or_called(rt, source)
+
+
+def test_a_sync_tool_cannot_run_a_loop_in_debug_mode(rt: Runtime) -> None:
+    source = """
+        import asyncio
+
+        def tool() -> str:
+            try:
+                asyncio.run(asyncio.sleep(0), debug=True)
+            except PermissionError as refused:
+                return str(refused)
+            return "reached"
+        """
+    result = attack(rt, source)
+    assert result.success and "(debug mode)" in result.output, result
+
+
+def test_a_task_waiting_for_nothing_fails_at_once_instead_of_hanging(rt: Runtime) -> None:
+    source = """
+        import asyncio
+
+        async def tool() -> str:
+            await asyncio.get_running_loop().create_future()
+            return "woken"
+        """
+    result = attack(rt, source)
+    assert not result.success
+    assert "awaits something nothing will finish" in result.error.message
+
+
+def test_a_pattern_matches_only_the_calls_own_files(rt: Runtime) -> None:
+    source = """
+        import glob
+
+        def tool() -> dict:
+            with open("mine.txt", "w") as handle:
+                handle.write("x")
+            patterns = ("/*", "/etc/*", "/proc/self/*", "/work/*", "../*", "/tmp/*", "/**/passwd")
+            return {pattern: sorted(glob.glob(pattern, recursive=True)) for pattern in patterns}
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == {
+        "/*": ["/tmp"],
+        "/etc/*": [],
+        "/proc/self/*": [],
+        "/work/*": [],
+        "../*": ["../tmp"],
+        "/tmp/*": ["/tmp/mine.txt"],
+        "/**/passwd": [],
+    }
+
+
+GLOB_REFUSED = {
+    "dir-fd": "import glob\ndef tool():\n    return glob.glob('*', dir_fd=3)\n",
+    "iglob-dir-fd": "import glob\ndef tool():\n    return list(glob.iglob('*', dir_fd=0))\n",
+    "helpers": "import glob\ndef tool():\n    return glob._iterdir\n",
+    "module-os": "import glob\ndef tool():\n    return glob.os\n",
+    "function-globals": "import glob\ndef tool():\n    return getattr(glob.glob, '__glo' + 'bals__')\n",
+}
+
+
+@pytest.mark.parametrize("source", GLOB_REFUSED.values(), ids=GLOB_REFUSED.keys())
+def test_what_the_glob_view_leaves_out_is_refused(rt: Runtime, source: str) -> None:
+    if "dir_fd" in source:
+        result = attack(rt, source)
+        assert not result.success and "dir_fd" in result.error.message
+        return
+    assert_refused_when_added_or_called(rt, source)
