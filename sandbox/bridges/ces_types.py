@@ -26,9 +26,7 @@ from pydantic.alias_generators import to_camel
 
 from sandbox.bridges.ces_names import MODEL_CLASS_NAMES
 from sandbox.bridges.proxies import StatusError
-from sandbox.language.library_rules import LibraryRule, register_library_types
-from sandbox.language.rules import is_allowed_attribute, is_tool_class
-from sandbox.language.shared_models import closed_model_rule
+from sandbox.language.rules import is_allowed_attribute
 
 
 def declared_field(cls: type[BaseModel], key: object) -> str | None:
@@ -353,14 +351,3 @@ CES_CLASSES: dict[str, type] = {name: globals()[name] for name in MODEL_CLASS_NA
 }
 """The classes every tool and callback sees as globals (``CallbackContext`` and ``ToolContext``
 join them from ``sandbox.bridges.ces_context``)."""
-
-
-_CES_RULE = closed_model_rule("CES")
-
-
-def _ces_model_rule(cls: type) -> LibraryRule | None:
-    """These classes are the worker's own, shared with the rest of the call: ``shared_models.CLOSED``."""
-    return _CES_RULE if issubclass(cls, CesModel) and not is_tool_class(cls) else None
-
-
-register_library_types(_ces_model_rule)

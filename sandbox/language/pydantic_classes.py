@@ -6,10 +6,11 @@ with them: its own validation and serialization of the call's context, results a
 and, with ``reuse_workers``, every later call. Through pydantic's attributes a tool could change
 them without an attribute write the guards see: ``BaseModel.model_config["extra"] = "allow"`` (the
 config every model defined later inherits), ``Part.model_fields["text"].default = ...``,
-``Content.model_fields.clear()``, ``Part.model_rebuild(force=True)``. So on such a class and its
+``Content.model_fields.clear()``, ``Part.model_rebuild(force=True)`` (or its v1 spelling
+``update_forward_refs()``). So on such a class and its
 instances ``model_config``, ``model_fields`` and ``model_computed_fields`` are read-only copies
 (a ``MappingProxyType`` over copies of the ``FieldInfo``s: ``model_fields["text"].default`` reads as
-pydantic has it, and a write changes nothing shared) and ``model_rebuild`` is refused. A tool's own
+pydantic has it, and a write changes nothing shared) and ``model_rebuild`` / ``update_forward_refs`` are refused. A tool's own
 models (``class M(BaseModel)``, a subclass of ``Part`` too) are its own and as pydantic has them.
 """
 
@@ -25,9 +26,10 @@ from sandbox.language.library_rules import LibraryRule, register_library_types
 from sandbox.language.rules import PLAIN_MODULE_NAME, TOOL_MODULE_NAME, refuse
 
 READ_ONLY = frozenset({"model_config", "model_fields", "model_computed_fields"})
-REFUSED = {
-    "model_rebuild": "it rebuilds a class shared with the library and the worker; define a model of your own",
-}
+REFUSED = dict.fromkeys(
+    ("model_rebuild", "update_forward_refs"),  # the second is pydantic v1's spelling of the first
+    "it rebuilds a class shared with the library and the worker; define a model of your own",
+)
 _TOOL_MODULES = frozenset({TOOL_MODULE_NAME, PLAIN_MODULE_NAME})
 
 

@@ -1,12 +1,12 @@
-"""pydantic's deprecated loaders under the language wall: files from the scratch directory, no pickle.
+"""pydantic's deprecated ``parse_file`` under the language wall: files from the scratch directory.
 
 ``Model.parse_file(path)`` reads ``path`` with the real ``pathlib`` (so a tool's own model read the
-host's files: ``/proc/self/status``, the worker's code), and ``parse_raw``/``parse_file`` with
-``allow_pickle=True`` hand the tool's bytes to ``pickle.loads``, which calls any function they name
-(``builtins.eval`` with the real builtins). Both go through ``pydantic.deprecated.parse``:
-``install_pydantic_file_hook`` replaces its two functions there. While the checks apply, ``load_file``
-is pydantic's own code reading through the scratch directory's ``pathlib`` view, and
-``allow_pickle=True`` is refused; elsewhere (``walls="process"``, the host) they are pydantic's.
+host's files: ``/proc/self/status``, the worker's code). It goes through
+``pydantic.deprecated.parse.load_file``, which ``install_pydantic_file_hook`` replaces: while the
+checks apply, it is pydantic's own code reading through the scratch directory's ``pathlib`` view;
+elsewhere (``walls="process"``, the host) it is pydantic's. A pickle loaded with
+``allow_pickle=True`` (``parse_raw`` or ``parse_file``) is data only: the audit hook refuses every
+class or function it names (``arming.py``).
 """
 
 from __future__ import annotations
@@ -18,24 +18,17 @@ from pydantic.deprecated import parse
 
 from sandbox.language.arming import checks_apply
 from sandbox.language.pathlib_view import Path
-from sandbox.language.rules import refuse
 
 _installed = False
 
 
 def install_pydantic_file_hook() -> None:
-    """Replace ``pydantic.deprecated.parse.load_file`` and ``load_str_bytes`` (the module docstring). Idempotent."""
+    """Replace ``pydantic.deprecated.parse.load_file`` (the module docstring). Idempotent."""
     global _installed
     if _installed:
         return
-    original_load_file, original_load_str_bytes = parse.load_file, parse.load_str_bytes
-
-    def load_str_bytes(b: Any, **options: Any) -> Any:
-        if checks_apply() and options.get("allow_pickle"):
-            refuse("allow_pickle=True: pickle.loads calls any function its data names; use JSON")
-        return original_load_str_bytes(b, **options)
-
-    scratch = dict(vars(parse), Path=Path, load_str_bytes=load_str_bytes)
+    original_load_file = parse.load_file
+    scratch = dict(vars(parse), Path=Path)
     code = original_load_file
     scratch_load_file = types.FunctionType(
         code.__code__, scratch, code.__name__, code.__defaults__, code.__closure__
@@ -46,5 +39,4 @@ def install_pydantic_file_hook() -> None:
         return (scratch_load_file if checks_apply() else original_load_file)(path, **options)
 
     parse.load_file = load_file  # type: ignore[assignment]
-    parse.load_str_bytes = load_str_bytes  # type: ignore[assignment]
     _installed = True

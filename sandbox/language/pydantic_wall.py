@@ -136,14 +136,11 @@ def install_pydantic_hook() -> None:
     worker may build a deferred one while it serializes a result), elsewhere while tool code is on
     the stack. ``copy``/``deepcopy`` of a pydantic-core ``SchemaValidator``/``SchemaSerializer``
     would rebuild it from its schema (``__reduce__``) past the check: both are immutable, so a copy
-    is the object itself. The deprecated ``parse_file`` of every model class (the tool's own and the
-    host's, CES's ``Part`` included) opened any path of the jail with the real ``open``
-    (``/proc/self/environ``): refused under the checks.
+    is the object itself.
     """
     global _hook_installed
     if _hook_installed:
         return
-    from pydantic.deprecated import parse
     from pydantic.plugin import _schema_validator
 
     original_validator = _schema_validator.SchemaValidator
@@ -159,17 +156,6 @@ def install_pydantic_hook() -> None:
             check_core_schema(schema)
         return original_serializer(schema, config, **kwargs)
 
-    def checked_load_file(path: Any, **kwargs: Any) -> Any:
-        if checks_apply():
-            refuse(
-                "pydantic's parse_file is not allowed: it opens a file by name with the host's open,"
-                " outside the call's scratch directory; use model_validate_json(open(path).read())"
-            )
-        return original_load_file(path, **kwargs)
-
-    # BaseModel.parse_file looks the name up in its module at call time
-    original_load_file = parse.load_file
-    parse.load_file = checked_load_file  # type: ignore[assignment]
     # create_schema_validator and PluggableSchemaValidator look the name up in their module at call time.
     _schema_validator.SchemaValidator = checked_schema_validator  # type: ignore[misc,assignment]
     for name in _SERIALIZER_MODULES:  # likewise where pydantic builds serializers

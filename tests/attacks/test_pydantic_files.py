@@ -39,7 +39,7 @@ def test_a_pickle_never_loads(rt: Runtime, load: str) -> None:
     result = attack(rt, MODEL + f"def tool():\n    return {load}.name\n")
     assert not result.success
     assert result.error.kind == "policy"
-    assert "allow_pickle=True" in result.error.message
+    assert "unpickling a class or function is not allowed" in result.error.message
 
 
 HOST_FILES = ("/proc/self/status", "/proc/self/cmdline", "/etc/passwd", "/usr/lib/os-release", __file__)

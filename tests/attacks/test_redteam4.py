@@ -6,7 +6,8 @@ chat loop, each asserted refused or held (issue 31):
   the tool's bytes, so a pickle naming ``sys.modules`` handed tool code the real builtins and the
   real ``open``; ``parse_file`` opened any path of the jail with the real ``open``;
 - the host's pydantic classes shared with the rest of the worker (CES's and MCP's): their config
-  and field dicts, ``model_rebuild`` and pydantic v1's ``update_forward_refs``;
+  and field dicts (closed on MCP's, read-only copies on CES's: ``test_pydantic_class_state.py``),
+  ``model_rebuild`` and pydantic v1's ``update_forward_refs``;
 - a tool that fills its memory, then raises: ``memory``, not a ``tool_error`` whose message could
   not be read;
 - a ``before_model``/``after_model`` callback answering what is not an ``LlmResponse``.
@@ -25,7 +26,6 @@ import pytest
 
 from runtime import Runtime
 from sandbox.common.limits import Limits, MiB
-from sandbox.language.shared_models import CLOSED
 from tests.attacks import assert_refused, attack
 
 SYS_MODULES = b"(dp0\nS'extra'\np1\ncsys\nmodules\np2\ns."
@@ -110,18 +110,20 @@ PARSE_FILE = {
 def test_parse_file_never_opens_a_file_of_the_jail(rt: Runtime, call: str) -> None:
     """``parse_file`` opened a path by name with the real ``open``, past the scratch directory that
     tool code's ``open`` is confined to: ``/proc/self/cmdline`` here, whose text pydantic's
-    validation error then quoted."""
+    validation error then quoted. It now reads the scratch directory only (``pydantic_files.py``),
+    where no such file is."""
     source = (
         "from pydantic import BaseModel\n\n\nclass Own(BaseModel):\n    a: int = 0\n\n\n"
         "PATH = '/proc/self/cmdline'\n\n\n"
         f"def read() -> str:\n    return str({call})\n"
     )
     result = attack(rt, source)
-    assert_refused(rt, result)
-    assert "parse_file" in result.error.message and "sandbox.process" not in result.error.message
+    assert not result.success and result.error is not None
+    assert "FileNotFoundError" in result.error.message and "sandbox.process" not in result.error.message
     assert "json_invalid" not in result.error.message
 
 
+CLOSED = ("model_rebuild", "update_forward_refs", "model_config")
 SHARED_CLASS = {
     "mcp-update-forward-refs": "from mcp.types import TextContent as C\n@C.update_forward_refs()",
     "mcp-instance-update-forward-refs": "from mcp.types import TextContent\n@TextContent(type='text', text='a').update_forward_refs()",
@@ -130,9 +132,7 @@ SHARED_CLASS = {
     "mcp-nested-class": "from mcp.types import Annotations as C\n@C.update_forward_refs()",
     "ces-model-rebuild": "\n@Part.model_rebuild(force=True)",
     "ces-update-forward-refs": "\n@LlmResponse.update_forward_refs()",
-    "ces-config-write": "\n@Part.model_config.update(extra='forbid')",
-    "ces-fields-clear": "\n@Content.model_fields.clear()",
-    "ces-instance-config": "\n@Part(text='a').model_config.update(extra='forbid')",
+    "mcp-config-write": "from mcp.types import TextContent as C\n@C.model_config.update(extra='forbid')",
     "ces-getattr": "\n@getattr(Tool, 'update_forward_refs')()",
 }
 
@@ -140,14 +140,14 @@ SHARED_CLASS = {
 @pytest.mark.parametrize("spelling", SHARED_CLASS.values(), ids=SHARED_CLASS.keys())
 def test_a_host_pydantic_class_is_never_changed_by_tool_code(rt: Runtime, spelling: str) -> None:
     """``mcp.types`` closed ``model_rebuild`` but not pydantic v1's ``update_forward_refs`` (which
-    calls ``model_rebuild(force=True)``), and CES's classes closed neither, nor their config and field
-    dicts: each changed a class the worker itself builds and serializes CES objects with."""
+    calls ``model_rebuild(force=True)``), and CES's classes closed neither: each changed a class the
+    worker itself builds and serializes CES objects with."""
     prelude, statement = spelling.split("@")
     source = f"{prelude}\n\ndef change() -> int:\n    {statement}\n    return 1\n"
     result = attack(rt, source)
     assert_refused(rt, result)
     (name,) = [name for name in CLOSED if name in statement]
-    assert f"{name!r} is not available in toolpen" in result.error.message
+    assert f"{name!r}" in result.error.message and "not available in toolpen" in result.error.message
 
 
 def test_the_tools_own_model_keeps_model_rebuild_and_its_config(rt: Runtime) -> None:

@@ -7,9 +7,10 @@ transport, JSON-RPC or request classes, and nothing of the rest of the ``mcp`` p
 client, server and transports). Loaded by the pool when a tool imports it (``warmup``).
 
 The classes are shared by every call a worker runs: what would change one for the next call is
-closed (the class's config and field dicts, ``model_rebuild`` and ``update_forward_refs``), and so
-is pydantic's deprecated ``parse_file``, which opens a file by name (``shared_models.CLOSED``);
-instances are the tool's own and read and written as pydantic has them.
+closed (the class's config and field dicts, ``model_rebuild`` and its pydantic v1 spelling
+``update_forward_refs``), and so is pydantic's
+deprecated ``parse_file``, which opens a file by name (``CLOSED``); instances are the tool's own
+and read and written as pydantic has them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from mcp import types
 
 from sandbox.language.library_rules import LibraryRule, register_library_types
-from sandbox.language.shared_models import closed_model_rule
+from sandbox.language.rules import refuse
 
 NAMES = (
     "TextContent",
@@ -38,6 +39,17 @@ NAMES = (
 )
 
 
+_SHARED = (
+    "it is the class's own state, shared with later calls; use model_json_schema() or the instance's fields"
+)
+CLOSED = {
+    **dict.fromkeys(
+        ("model_config", "model_fields", "model_computed_fields", "model_rebuild", "update_forward_refs"),
+        _SHARED,
+    ),
+    "parse_file": "it opens a file by name; use model_validate_json on the text",
+}
+"""What tool code may not read of an MCP class, and why."""
 _MODULES = frozenset(
     str(type.__dict__["__module__"].__get__(value))
     for value in (getattr(types, name, None) for name in NAMES)
@@ -45,7 +57,13 @@ _MODULES = frozenset(
 )
 
 
-_RULE = closed_model_rule("mcp.types")
+def _attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
+    if name in CLOSED:
+        refuse(f"mcp.types: {name!r} is not available in toolpen: {CLOSED[name]}")
+    return getattr(obj, name, *default)
+
+
+_RULE = LibraryRule(_attribute)
 
 
 def _mcp_types_rule(cls: type) -> LibraryRule | None:
