@@ -36,6 +36,7 @@ class LibraryRule:
 
 LibraryRuleFinder = Callable[[type], LibraryRule | None]
 _RULE_FINDERS: list[LibraryRuleFinder] = []
+_FALLBACK_FINDERS: list[LibraryRuleFinder] = []
 NOT_LOOKED_UP = LibraryRule(attribute=lambda obj, name, default: None)  # a type not yet looked at
 OWN_CLASS_RULE = LibraryRule(
     attribute=lambda obj, name, default: None
@@ -53,9 +54,11 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-def register_library_types(finder: LibraryRuleFinder) -> None:
-    """Add ``finder``: given a class, the rule for it (its instances and itself), or None."""
-    _RULE_FINDERS.append(finder)
+def register_library_types(finder: LibraryRuleFinder, *, fallback: bool = False) -> None:
+    """Add ``finder``: given a class, the rule for it (its instances and itself), or None. A
+    ``fallback`` finder (a rule for a whole family of classes, pydantic's models) is asked after every
+    other, whatever order the modules registering them were imported in."""
+    (_FALLBACK_FINDERS if fallback else _RULE_FINDERS).append(finder)
     CACHED_RULES.clear()
 
 
@@ -69,7 +72,7 @@ def rule_for_class(cls: type) -> LibraryRule | None:
     if issubclass(cls, type | super):  # a subclass of super too: its lookups are the bound class's
         rule = OWN_CLASS_RULE
     else:
-        for finder in _RULE_FINDERS:
+        for finder in (*_RULE_FINDERS, *_FALLBACK_FINDERS):
             rule = finder(cls)
             if rule is not None:
                 break

@@ -52,4 +52,4 @@ def _library_model_rule(cls: type) -> LibraryRule | None:
     return None if module in _TOOL_MODULES else _RULE
 
 
-register_library_types(_library_model_rule)
+register_library_types(_library_model_rule, fallback=True)  # a view's own rule first (mcp.types')

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,8 +38,8 @@ KEY = "key-crash-test-0123456789"
 
 
 @pytest.fixture(params=store_params())
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return store_url_for(str(request.param), tmp_path)
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from store_url_for(str(request.param), tmp_path)
 
 
 def test_killing_a_replica_mid_calls_loses_nothing_and_applies_nothing_twice(

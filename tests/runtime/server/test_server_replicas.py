@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.runtime.store.test_store import server_answers
+from tests.runtime.store.test_store import fresh_postgres, fresh_redis, server_answers
 from tests.runtime.test_shared_state import CALLS, COUNT, SESSIONS, fails
 from tests.runtime.test_shared_state import session_of as session_of_call
 
@@ -127,17 +127,20 @@ def store_params() -> list[Any]:
     return params
 
 
-def store_url_for(param: str, folder: Path) -> str:
-    """The URL for a parameter of ``store_params``: a new SQLite file in ``folder``, or a server that answers."""
+def store_url_for(param: str, folder: Path) -> Iterator[str]:
+    """The URL for a parameter of ``store_params``: a new SQLite file in ``folder``, or a server that
+    answers, in a schema or key prefix of its own (a shared server's default schema may hold another
+    toolpen's store version)."""
     if param == "sqlite":
-        return f"sqlite:///{folder / 'shared.db'}"
+        yield f"sqlite:///{folder / 'shared.db'}"
+        return
     server_answers(param)
-    return param
+    yield from (fresh_postgres if param.startswith("postgres") else fresh_redis)(param)
 
 
 @pytest.fixture(scope="module", params=store_params())
-def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
-    return store_url_for(str(request.param), tmp_path_factory.mktemp("store"))
+def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from store_url_for(str(request.param), tmp_path_factory.mktemp("store"))
 
 
 @pytest.fixture(scope="module")
