@@ -165,6 +165,12 @@ class WorkerPool:
         """For tests and diagnostics: how many let-go workers are watched until they exit."""
         return len(self._leaving)
 
+    @property
+    def tool_images_built(self) -> list[str]:
+        """For tests and diagnostics: the sources of the tool images whose module has run, least recently called first."""
+        with self._lock:
+            return [slot.key[0] for slot in self._images.values() if slot.built]
+
     def recorded_exits(self) -> dict[int, int]:
         """For tests and diagnostics: a copy of the exit codes the zygote reported, by worker pid."""
         with self._exit_seen:

@@ -252,6 +252,8 @@ class Zygote(ForkServer):
     def from_image(self, fd: int) -> None:
         """Hand a tool image's packet on to the pool, stamped with its number; the image ran tool
         code, so its packet is decoded and checked, never passed on as it came."""
+        if fd not in self.images:  # ended earlier in the same round of events
+            return
         number, _, sock = self.images[fd]
         try:
             data, fds, _, _ = socket.recv_fds(sock, MAX_IMAGE_PACKET, 2)
