@@ -315,10 +315,9 @@ class WorkerPool:
             worker.close()
 
     def _drop_images(self) -> None:
-        """Forget every tool image (a new zygote has none)."""
-        with self._lock:
-            for slot in list(self._images.values()):
-                self._drop_image(slot)
+        """Forget every tool image, as a new zygote starts (the lock held, or in the constructor)."""
+        for slot in list(self._images.values()):
+            self._drop_image(slot)
 
     def _on_image(self, news: Imaged) -> None:
         """A tool image's module ran (its first worker is asked for), failed, or its process ended."""
