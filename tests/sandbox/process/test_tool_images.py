@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
 from runtime import Limits, Runtime
+from sandbox.common.errors import Timeout
 from sandbox.messages import Call
 from sandbox.process.imageable import imageable
+from sandbox.process.pool import WorkerPool
+from tests.jail_processes import jail_pids
 
 COUNTER = '''
 from pydantic import BaseModel
@@ -120,3 +124,27 @@ def test_images_are_capped_least_recently_used_first() -> None:
 )
 def test_which_tools_get_an_image(source: str, walls: str, hook: dict | None, expected: bool) -> None:
     assert imageable(Call(source, "f", walls=walls, hook=hook)) is expected
+
+
+def test_an_images_workers_are_replaced_and_do_not_grow() -> None:
+    source = "def f(n: int) -> int:\n    return n\n"
+    with WorkerPool(size=2) as pool:
+        job = Call(source, "f", {"n": 1}, {"state": {}})
+        assert pool.run(job, Limits(), _no_rpc).output == 1
+        deadline = time.monotonic() + 20
+        while not pool.tool_images_built:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        time.sleep(0.3)
+        before = jail_pids(pool.zygote_pid)
+        for n in range(20):
+            assert pool.run(replace(job, args={"n": n}), Limits(), _no_rpc).output == n
+        late = pool.run(replace(job, args={"n": 0}), Limits(wall_time=0.3), _no_rpc)  # no time to run
+        assert late.output == 0 or isinstance(late.error, Timeout)
+        time.sleep(1.0)
+        after = jail_pids(pool.zygote_pid)
+        assert len(after) == len(before)  # the zygote's two workers, the image and its one ready worker
+
+
+def _no_rpc(target: str, method: str, params: dict) -> None:
+    raise AssertionError("no rpc")
