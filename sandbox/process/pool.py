@@ -132,6 +132,12 @@ class WorkerPool:
             with self._lock:
                 self._in_use -= 1
 
+    def start_image(self, call: Call) -> None:
+        """Start the tool image of ``call``'s tool now, if it may have one and has none (its calls use
+        it once its module has run): a registration's, so that its first call finds it."""
+        if self.tool_images:
+            self._lane_for(call, cast(WallsMode, call.walls or "all"))
+
     @property
     def in_use(self) -> int:
         """Calls running in (or waiting for) a worker of this pool now."""
