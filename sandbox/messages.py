@@ -1,6 +1,6 @@
 """The messages between host and worker (and zygote), typed, with their encode and decode: JSON only, never pickle.
 
-The ten kinds are spelled here and nowhere else. On a worker's socket (framed, ``sandbox.wire``):
+The thirteen kinds are spelled here and nowhere else. On a worker's socket (framed, ``sandbox.wire``):
 
 - host -> worker: :class:`Call` (``call``: one job), :class:`WallsQuery` (``walls``: the walls in
   force, answered as a ``done``), :class:`RpcResult` / :class:`RpcError` (``rpc_result`` /
@@ -11,7 +11,10 @@ The ten kinds are spelled here and nowhere else. On a worker's socket (framed, `
 On the zygote's control socket (one JSON packet each, ``SOCK_SEQPACKET``): the fixed-size binary
 ``FORK_REQUEST``; :class:`Warm` (``warm``) -> :class:`Warmed` (``warmed``); :class:`Forked`
 (``forked``, the worker's socket and pidfd attached); :class:`Exit` (``exit``: a worker that
-ended other than cleanly).
+ended other than cleanly); :class:`Image` (``image``: start a tool image) -> :class:`Imaged`
+(``imaged``: its module ran, failed, or its process ended); :class:`Drop` (``drop``: end one).
+A tool image sends the zygote ``forked``, ``exit`` and ``imaged`` on a socket of its own
+(``decode_from_image``), which the zygote checks and hands on.
 
 A message from the worker is decoded once, here, and checked: a frame out of turn or of the
 wrong shape is a ``ProtocolError``, which ends the call with kind ``protocol``. :class:`Done` is

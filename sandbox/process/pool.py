@@ -177,6 +177,12 @@ class WorkerPool:
         with self._lock:
             return [slot.key[0] for slot in self._images.values() if slot.built]
 
+    @property
+    def tool_images_settled(self) -> bool:
+        """For tests and diagnostics: every tool image's module has run and no fork of its is on its way."""
+        with self._lock:
+            return all(slot.built and slot.lane.pending <= 0 for slot in self._images.values())
+
     def recorded_exits(self) -> dict[int, int]:
         """For tests and diagnostics: a copy of the exit codes the zygote reported, by worker pid."""
         with self._exit_seen:
