@@ -102,16 +102,27 @@ compiled by the zygote), as the host's ``call`` message."""
 PREPARATION_FRAME = encode(PREPARATION)
 """The no-op job as the host sends a job, encoded once, in the zygote: the worker decodes it as it
 will decode its job (a worker never encodes a job)."""
+PREPARATION_FRAMES = {"all": PREPARATION_FRAME, "process": encode(PREPARATION | {"walls": "process"})}
+"""The no-op job for each walls mode: a worker takes the path its pool's calls take (plain CPython's
+under ``walls="process"``, whose pages the language wall's path leaves untouched)."""
 
 
-def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls, image: ToolImage | None = None) -> None:
+def serve(
+    sock: socket.socket,
+    *,
+    reuse: bool,
+    zygote: ZygoteWalls,
+    image: ToolImage | None = None,
+    walls: str = "all",
+) -> None:
     """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``);
-    ``image``: this worker was forked from that tool's image, whose module has run already."""
+    ``image``: this worker was forked from that tool's image, whose module has run already;
+    ``walls``: the mode its call likely runs in (what the idle worker prepares)."""
     seccomp, base_vm = isolate_worker(sock.fileno(), zygote)
     end_import_exemption()
     rpc = RpcClient(sock)
     if not _job_waiting(sock):  # handed its job at once (a busy pool): the job itself touches those pages
-        prepare(rpc, base_vm, reuse=reuse)
+        prepare(rpc, base_vm, reuse=reuse, walls=walls)
     while (message := recv_frame(sock)) is not None:
         job = decode_job(message)
         if isinstance(job, WallsQuery):
@@ -171,7 +182,7 @@ def run_call(
     return done
 
 
-def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
+def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool, walls: str = "all") -> None:
     """Before the job arrives: take the path of a call once, with a no-op job, so that the call finds
     the pages it touches (the frames' JSON both ways, rlimits, globals, the result) already copied
     from the zygote's.
@@ -179,10 +190,17 @@ def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
     Only soft rlimits are set here (at the default limits); the job's own limits replace them
     and, for a single-use worker, lower the hard ones, before its tool runs.
     """
-    job = decode_job(decode(PREPARATION_FRAME))
+    global prepared_for
+    prepared_for = walls
+    job = decode_job(decode(PREPARATION_FRAMES[walls]))
     assert isinstance(job, Call)
     # the no-op calls nothing, so no frame is sent
     encode(run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True).encode())
+
+
+prepared_for: str | None = None
+"""The walls mode this worker's idle preparation took the path of (None: its job was waiting); for
+tests and diagnostics."""
 
 
 def _job_waiting(sock: socket.socket) -> bool:

@@ -82,6 +82,7 @@ class ForkServer:
     and a tool image's (``ImageServer``), each serving its control socket."""
 
     image: ToolImage | None = None  # the tool image the workers are forked from (None: the zygote)
+    preparing = "all"  # the walls mode of the tools warmed last: what its idle workers prepare for
 
     def __init__(self, control: socket.socket, walls: ZygoteWalls, packet_size: int) -> None:
         self.control = control
@@ -156,7 +157,7 @@ class ForkServer:
                 reseed()
                 # family and type given: the socket object asks the kernel for neither
                 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM, 0, fileno=child_end)
-                serve(sock, reuse=self.reuse, zygote=self.walls, image=self.image)
+                serve(sock, reuse=self.reuse, zygote=self.walls, image=self.image, walls=self.preparing)
                 exit_code = 0
             finally:
                 os._exit(exit_code)
@@ -214,6 +215,7 @@ class Zygote(ForkServer):
     def handle(self, message: dict[str, Any]) -> None:
         request = decode_for_zygote(message)
         if isinstance(request, Warm):
+            self.preparing = "process" if request.walls == "process" else "all"
             loaded = warm(request.source, request.walls)
             settle()  # what it loaded joins the warm heap
             self.control.send(encode(Warmed(loaded).encode()))
