@@ -117,6 +117,7 @@ class ForkServer:
                         elif not retired or self.retire(retired):
                             self.fork_worker()
                     elif not size:
+                        self.hung_up()
                         return
                     else:
                         self.handle(decode(packet[:size]))
@@ -127,6 +128,9 @@ class ForkServer:
 
     def handle(self, message: dict[str, Any]) -> None:
         """A JSON control message (the zygote's: ``Warm``, ``Image``, ``Drop``)."""
+
+    def hung_up(self) -> None:
+        """The other end closed the control socket (a tool image's: wait for its workers first)."""
 
     def to_image(self, number: int, retired: int) -> None:
         """A fork request for tool image ``number`` (the zygote's: handed on to that image)."""
@@ -176,11 +180,14 @@ class ForkServer:
     def reap(self, pidfd: int) -> None:
         """Collect a finished worker and, unless it was retired (replaced then), replace it; tell the
         pool how it ended unless it ended cleanly or was retired."""
+        # a zombie still (its /proc is readable); None: an event of a descriptor closed and reused
+        # earlier in the same round
+        ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        if ended is None:
+            return
         self.events.unregister(pidfd)
         pid = self.workers.pop(pidfd)
         del self.pidfds[pid]
-        ended = os.waitid(os.P_PIDFD, pidfd, os.WEXITED | os.WNOWAIT)  # a zombie still: its /proc is readable
-        assert ended is not None  # None only with WNOHANG
         code = ended.si_status if ended.si_code == os.CLD_EXITED else -ended.si_status
         if code == -signal.SIGKILL and pid not in self.retired and out_of_cpu(pid):
             code = -signal.SIGXCPU  # the kernel's kill at the hard CPU limit: SIGXCPU ignored or blocked
@@ -206,10 +213,11 @@ class Zygote(ForkServer):
         run_warm_up()
         warm_up_preparation()  # what every worker runs before its job, compiled and specialized here
         super().__init__(control, isolate_zygote(seccomp_filter), MAX_PACKET)
-        self.images: dict[
-            int, tuple[int, int, socket.socket]
-        ] = {}  # fd -> number, pidfd, socket of each tool image
+        # fd -> number, pidfd, socket of each tool image
+        self.images: dict[int, tuple[int, int, socket.socket]] = {}
         self.image_sockets: dict[int, int] = {}  # number -> fd of each tool image's socket
+        self.built: set[int] = set()  # the images whose module has run (their news said so)
+        self.dropped: set[int] = set()  # the images the pool dropped: ending once their workers have
         settle()
 
     def handle(self, message: dict[str, Any]) -> None:
@@ -222,7 +230,7 @@ class Zygote(ForkServer):
         elif isinstance(request, Image):
             self.start_image(request.number, request.job)
         elif isinstance(request, Drop) and request.number in self.image_sockets:
-            self.end_image(self.image_sockets[request.number], report=False)
+            self.drop_image(request.number)
 
     def start_image(self, number: int, job: Call) -> None:
         """Fork tool image ``number``: it walls itself, runs the tool's module, and serves a socket
@@ -241,7 +249,9 @@ class Zygote(ForkServer):
             finally:
                 os._exit(exit_code)
         os.close(theirs)
-        self.images[ours] = (number, os.pidfd_open(pid), socket.socket(fileno=ours))
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET, 0, fileno=ours)
+        sock.setblocking(False)  # an event of a descriptor reused in the same round finds nothing to read
+        self.images[ours] = (number, os.pidfd_open(pid), sock)
         self.image_sockets[number] = ours
         self.events.register(ours, select.EPOLLIN)
 
@@ -259,6 +269,8 @@ class Zygote(ForkServer):
         number, _, sock = self.images[fd]
         try:
             data, fds, _, _ = socket.recv_fds(sock, MAX_IMAGE_PACKET, 2)
+        except BlockingIOError:
+            return
         except OSError:
             data, fds = b"", []
         try:
@@ -267,7 +279,9 @@ class Zygote(ForkServer):
             message = None
         try:
             if not data:
-                self.end_image(fd, report=True)
+                self.end_image(fd, report=number not in self.dropped)
+            elif number in self.dropped:
+                pass  # its workers' descriptors are closed below: a worker forked now exits at once
             elif isinstance(message, Forked) and len(fds) == 2:
                 self.control.sendmsg(
                     [IMAGE_FORKED_PACKET % (message.pid, number)],
@@ -276,15 +290,31 @@ class Zygote(ForkServer):
             elif isinstance(message, Exit):
                 self.control.send(encode(message.encode()))
             elif isinstance(message, Imaged):
+                self.built.add(number)
                 self.control.send(encode(Imaged(number, message.error).encode()))
         finally:
             for received in fds:
                 os.close(received)
 
+    def drop_image(self, number: int) -> None:
+        """End a tool image the pool no longer wants: one whose module has run is told so (its
+        socket shut) and exits once its workers have, which it reaps (a worker outliving its image
+        would be nobody's child to reap); one still running its module is killed."""
+        self.dropped.add(number)
+        fd = self.image_sockets[number]
+        if number not in self.built:
+            self.end_image(fd, report=False)
+            return
+        with contextlib.suppress(OSError):
+            self.images[fd][2].shutdown(socket.SHUT_WR)
+
     def end_image(self, fd: int, *, report: bool) -> None:
-        """Kill and reap a tool image (its workers live on until their calls end); ``report``: tell the pool."""
+        """Kill and reap a tool image (one whose socket reached its end has exited, or is exiting);
+        ``report``: tell the pool."""
         number, pidfd, sock = self.images.pop(fd)
         del self.image_sockets[number]
+        self.built.discard(number)
+        self.dropped.discard(number)
         self.events.unregister(fd)
         sock.close()
         with contextlib.suppress(OSError):
@@ -314,6 +344,13 @@ class ImageServer(ForkServer):
         if error is not None:
             raise SystemExit(1)
         settle()
+
+    def hung_up(self) -> None:
+        """Dropped: exit once every worker has (each ends with its call, or at once when ready: the
+        pool closed those), so that none outlives its parent unreaped."""
+        for pidfd in list(self.workers):
+            with contextlib.suppress(ChildProcessError):
+                os.waitid(os.P_PIDFD, pidfd, os.WEXITED)
 
 
 def out_of_cpu(pid: int) -> bool:
