@@ -23,6 +23,7 @@ SAMPLE = (Path(__file__).resolve().parents[1] / "samples" / "update_customer_loy
 TRIVIAL = "def add(a: int, b: int) -> int:\n    return a + b\n"
 TICK = os.sysconf("SC_CLK_TCK")
 CALLS = 300
+ZYGOTE = [b"-m", b"sandbox.process.zygote"]
 
 
 def descendants(pid: int) -> list[int]:
@@ -56,21 +57,50 @@ def host_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def memory(root: int) -> tuple[float, float, int]:
-    """PSS and RSS (MiB) of the jail's processes, and how many there are."""
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as listing:
+            return [int(child) for child in listing.read().split()]
+    except OSError:
+        return []
+
+
+def pss_rss(pid: int) -> tuple[int, int]:
+    """PSS and RSS of one process in KiB (0, 0 when it is gone)."""
     pss = rss = 0
-    pids = descendants(root)
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup") as rollup:
-                for line in rollup:
-                    if line.startswith("Pss:"):
-                        pss += int(line.split()[1])
-                    elif line.startswith("Rss:"):
-                        rss += int(line.split()[1])
-        except OSError:
-            continue
-    return pss / 1024, rss / 1024, len(pids)
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1])
+                elif line.startswith("Rss:"):
+                    rss = int(line.split()[1])
+    except OSError:
+        pass
+    return pss, rss
+
+
+def memory(root: int) -> dict[str, tuple[int, float, float]]:
+    """By kind of process in the jail (the zygote, its workers, the tool images, their workers):
+    how many, and their PSS and RSS in MiB."""
+    zygote = root  # the reaper, then bubblewrap, then the zygote
+    while children(zygote) and Path(f"/proc/{zygote}/cmdline").read_bytes().split(b"\0")[1:3] != ZYGOTE:
+        zygote = children(zygote)[0]
+    kinds: dict[str, list[int]] = {
+        "zygote": [zygote],
+        "zygote's workers": [],
+        "tool images": [],
+        "images' workers": [],
+    }
+    for child in children(zygote):
+        below = children(child)
+        kinds["tool images" if below else "zygote's workers"].append(child)
+        kinds["images' workers"].extend(below)
+    found = {}
+    for kind, pids in kinds.items():
+        sizes = [pss_rss(pid) for pid in pids]
+        found[kind] = (len(pids), sum(p for p, _ in sizes) / 1024, sum(r for _, r in sizes) / 1024)
+    return found
 
 
 def per_call(rt: Runtime, name: str, args: dict, calls: int) -> tuple[float, float, float]:
@@ -102,11 +132,11 @@ def many_tools(count: int, walls: str) -> None:
         for index in range(count):
             assert rt.call(f"tool_{index}", {"n": index}).output == index
         time.sleep(1.0)
-        pss, rss, processes = memory(rt.pool.zygote_pid)
-    print(
-        f"walls={walls} tools={count}: registered in {registered:.1f} s; jail {processes} processes,"
-        f" PSS {pss:.1f} MiB, RSS {rss:.1f} MiB"
-    )
+        kinds = memory(rt.pool.zygote_pid)
+    print(f"walls={walls} tools={count}: registered in {registered:.1f} s")
+    for kind, (processes, pss, rss) in kinds.items():
+        print(f"  {kind:<18} {processes:5d} processes, PSS {pss:7.1f} MiB, RSS {rss:7.1f} MiB")
+    print(f"  {'all':<18} PSS {sum(k[1] for k in kinds.values()):7.1f} MiB")
 
 
 def main() -> None:

@@ -42,7 +42,7 @@ HAND_ATTEMPTS = 3  # workers tried beyond the pool's size before a call gives up
 IMAGE_BUILD_WAIT = 60.0  # seconds a tool image's module may take to run before its tool runs without one
 
 
-DEFAULT_TOOL_IMAGES = 64
+DEFAULT_TOOL_IMAGES = 32
 """Tool images a pool keeps at most (``WorkerPool(tool_images=...)``): the least recently called goes first."""
 
 
@@ -133,10 +133,11 @@ class WorkerPool:
                 self._in_use -= 1
 
     def start_image(self, call: Call) -> None:
-        """Start the tool image of ``call``'s tool now, if it may have one and has none (its calls use
-        it once its module has run): a registration's, so that its first call finds it."""
+        """Start the tool image of ``call``'s tool now, if it may have one, has none, and the pool
+        holds fewer than ``tool_images`` (its calls use it once its module has run): a
+        registration's, so that its first call finds it; only a call drops another tool's image."""
         if self.tool_images:
-            self._lane_for(call, cast(WallsMode, call.walls or "all"))
+            self._lane_for(call, cast(WallsMode, call.walls or "all"), evict=False)
 
     @property
     def in_use(self) -> int:
@@ -287,7 +288,7 @@ class WorkerPool:
             return
         lane.ready.put(worker)
 
-    def _lane_for(self, call: Call, walls: str) -> _Lane:
+    def _lane_for(self, call: Call, walls: str, *, evict: bool = True) -> _Lane:
         """The lane of a call: its tool image's once the image's module has run; the zygote's before,
         and for a tool that runs no image (``tool_image.imageable``) or whose module failed in one."""
         key = (call.source, walls)
@@ -296,7 +297,8 @@ class WorkerPool:
             if slot is not None and slot.built:
                 self._images.move_to_end(key)
                 return slot.lane
-            if slot is None and key not in self._no_image and imageable(call):
+            full = len(self._images) >= self.tool_images
+            if slot is None and key not in self._no_image and (evict or not full) and imageable(call):
                 self._start_image(key, call)
             elif slot is not None and time.monotonic() - slot.started > IMAGE_BUILD_WAIT:
                 self._drop_image(slot)  # its module ran past any call's time: its calls run it each
