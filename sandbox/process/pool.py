@@ -414,8 +414,8 @@ class WorkerPool:
         # caller holds one): fork one now rather than wait for a finished call's refill
         if lane.pending <= 0:
             self._request_forks(1, lane)
-        if lane.image and (worker := self._main.ready.take_nowait()) is not None:
-            return worker  # a burst on one tool: a zygote's worker runs its whole source meanwhile
+            if lane.image and (worker := self._main.ready.take_nowait()) is not None:
+                return worker  # a burst on one tool: a zygote's worker runs its whole source meanwhile
         rounds = 0
         while (worker := lane.ready.take(TAKE_WAIT)) is None:
             self._restart_dead_zygote()
