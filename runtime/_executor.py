@@ -162,6 +162,17 @@ class Executor:
         timeout = tool.options.timeout
         return limits if timeout is None else limits.merged({"wall_time": timeout})
 
+    def image_job(self, tool: PythonTool) -> Call:
+        """What the calls of ``tool`` share (no arguments, no context): the job its tool image is
+        built from (``WorkerPool.start_image``)."""
+        return Call(
+            tool.source,
+            tool.spec.entry or tool.name,
+            limits=self.limits_for(tool).to_dict(),
+            walls=self.walls,
+            environment=self.environment,
+        )
+
     def run_hook(self, hook: Hook, values: dict[str, Any], trail: Trail, invocation: Invocation) -> Any:
         """Run a callback or fake in the sandbox; its state changes join ``trail``; raises on failure."""
         call = Call(hook.source, hook.entry, hook={"parameters": hook.parameters, "values": values})

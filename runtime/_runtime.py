@@ -42,7 +42,7 @@ from sandbox.common.errors import (
 )
 from sandbox.common.limits import Limits
 from sandbox.common.walls import WALLS_MODES, WallsMode
-from sandbox.process.pool import WorkerPool
+from sandbox.process.pool import DEFAULT_TOOL_IMAGES, WorkerPool
 
 if TYPE_CHECKING:
     from runtime.store import Store
@@ -101,6 +101,7 @@ class Runtime:
         tool_execution_mode: ToolExecutionMode = "SEQUENTIAL",
         tool_environment: dict[str, str] | None = None,
         agents: Collection[str] | None = None,
+        tool_images: int = DEFAULT_TOOL_IMAGES,
     ) -> None:
         """Raises ``IsolationUnavailable`` where the machine lacks a wall of the process sandbox,
         unless ``allow_weak_isolation`` (then it warns once per process and runs without it).
@@ -111,13 +112,21 @@ class Runtime:
         (CES's default is ``PARALLEL``); ``SEQUENTIAL`` by default, so that a host's calls see
         each other's changes unless it asks otherwise. ``tool_environment`` is what tools read in
         ``os.environ``/``os.getenv`` (strings only; none by default), each call from a fresh copy.
-        ``agents``: the agents ``transfer_to_agent`` may name (an app's; None: any name)."""
+        ``agents``: the agents ``transfer_to_agent`` may name (an app's; None: any name).
+        ``tool_images``: how many tools at most keep a tool image, a process whose module-level
+        code has run once and that forks the tool's workers (docs/performance.md, "Tool images";
+        0: none, every call runs the whole source)."""
         if walls not in WALLS_MODES:
             raise InvalidArguments(f"walls is one of {', '.join(WALLS_MODES)}, not {walls!r}")
         self.walls = walls
         self.agents = frozenset(agents) if agents is not None else None
         self.tool_execution_mode = parse_tool_execution_mode(tool_execution_mode)
-        self.pool = WorkerPool(size=pool_size, reuse=reuse_workers, allow_weak_isolation=allow_weak_isolation)
+        self.pool = WorkerPool(
+            size=pool_size,
+            reuse=reuse_workers,
+            allow_weak_isolation=allow_weak_isolation,
+            tool_images=tool_images,
+        )
         self.limits = limits or Limits()
         self.store = open_store(store) if isinstance(store, str) else store
         # requests and urllib3: loaded with the first Runtime, not on import
@@ -180,7 +189,9 @@ class Runtime:
             timeout=_checked_timeout(timeout),
         )
         tool = PythonTool(name=spec.name, spec=spec, options=options, source=source, limits=limits)
-        return self.registry.add(tool, replace=replace)
+        added = self.registry.add(tool, replace=replace)
+        self.pool.start_image(self.executor.image_job(tool))  # its module runs now, off the caller's path
+        return added
 
     def add_tool_file(self, path: str | Path, name: str | None = None, **options: Any) -> Tool:
         """Register the tool defined in a Python file."""

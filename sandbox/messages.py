@@ -1,6 +1,6 @@
 """The messages between host and worker (and zygote), typed, with their encode and decode: JSON only, never pickle.
 
-The ten kinds are spelled here and nowhere else. On a worker's socket (framed, ``sandbox.wire``):
+The thirteen kinds are spelled here and nowhere else. On a worker's socket (framed, ``sandbox.wire``):
 
 - host -> worker: :class:`Call` (``call``: one job), :class:`WallsQuery` (``walls``: the walls in
   force, answered as a ``done``), :class:`RpcResult` / :class:`RpcError` (``rpc_result`` /
@@ -11,7 +11,10 @@ The ten kinds are spelled here and nowhere else. On a worker's socket (framed, `
 On the zygote's control socket (one JSON packet each, ``SOCK_SEQPACKET``): the fixed-size binary
 ``FORK_REQUEST``; :class:`Warm` (``warm``) -> :class:`Warmed` (``warmed``); :class:`Forked`
 (``forked``, the worker's socket and pidfd attached); :class:`Exit` (``exit``: a worker that
-ended other than cleanly).
+ended other than cleanly); :class:`Image` (``image``: start a tool image) -> :class:`Imaged`
+(``imaged``: its module ran, failed, or its process ended); :class:`Drop` (``drop``: end one).
+A tool image sends the zygote ``forked``, ``exit`` and ``imaged`` on a socket of its own
+(``decode_from_image``), which the zygote checks and hands on.
 
 A message from the worker is decoded once, here, and checked: a frame out of turn or of the
 wrong shape is a ``ProtocolError``, which ends the call with kind ``protocol``. :class:`Done` is
@@ -36,9 +39,10 @@ StartRpc = Callable[[str, str, dict[str, Any]], Callable[[], Any]]
 """``start(target, method, params) -> wait``: a call the host answers concurrently (its ``rpc`` frame
 says ``"concurrent": true``) while the worker carries on; ``wait()`` gives its result or raises."""
 
-FORK_REQUEST = struct.Struct("=4s?i")
+FORK_REQUEST = struct.Struct("=4s?ii")
 """The pool's request for a worker on the zygote's control socket: ``b"fork"``, whether the worker
-is kept for more calls, and the pid of the worker it replaces (0: none), which the zygote kills.
+is kept for more calls, the pid of the worker it replaces (0: none), which the zygote kills, and the
+tool image to fork it from (0: the zygote itself; the zygote hands the request on to that image).
 Fixed-size binary rather than JSON, so that the zygote's work per worker stays short (each page it
 writes while a worker shares it is a copy)."""
 
@@ -58,8 +62,13 @@ WARM = "warm"
 WARMED = "warmed"
 FORKED = "forked"
 EXIT = "exit"
+IMAGE = "image"
+IMAGED = "imaged"
+DROP = "drop"
 
 FORKED_PACKET = b'{"%s":"%s","pid":%%d}' % (KIND.encode(), FORKED.encode())
+IMAGE_FORKED_PACKET = b'{"%s":"%s","pid":%%d,"image":%%d}' % (KIND.encode(), FORKED.encode())
+"""A ``forked`` packet of a tool image's worker, as the zygote hands it on (``% (pid, image)``)."""
 """A ``forked`` packet as bytes with the pid to fill in (``FORKED_PACKET % pid``): the zygote's loop
 per worker formats no JSON (every page it writes while workers share it is copied)."""
 
@@ -307,9 +316,53 @@ class Warmed:
 
 @dataclass(frozen=True, slots=True)
 class Forked:
-    """A worker forked (its socket and a pidfd come attached); ``pid`` is the jail's."""
+    """A worker forked (its socket and a pidfd come attached); ``pid`` is the jail's; ``image``: the
+    tool image that forked it (0: the zygote)."""
 
     pid: int
+    image: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """Start tool image ``number`` (``sandbox.process.tool_image``): a process forked from the zygote
+    that runs the top-level code of ``job``'s tool once, then forks that tool's workers."""
+
+    number: int
+    job: Call
+
+    def encode(self) -> dict[str, Any]:
+        return {KIND: IMAGE, "image": self.number, "job": self.job.encode()}
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """End tool image ``number`` (the pool's least recently used, or one it no longer needs)."""
+
+    number: int
+
+    def encode(self) -> dict[str, Any]:
+        return {KIND: DROP, "image": self.number}
+
+
+@dataclass(frozen=True, slots=True)
+class Imaged:
+    """News of tool image ``number``: its module ran (``error`` None) or failed (the error, located),
+    or (``ended``) its process is gone. An image sends it to the zygote as number 0."""
+
+    number: int
+    error: dict[str, Any] | None = None
+    ended: bool = False
+
+    def encode(self) -> dict[str, Any]:
+        return {KIND: IMAGED, "image": self.number, "error": self.error, "ended": self.ended}
+
+    @classmethod
+    def decode(cls, message: dict[str, Any]) -> Imaged:
+        number, error = message.get("image"), message.get("error")
+        if type(number) is not int or not (error is None or isinstance(error, dict)):
+            raise ProtocolError('an imaged message is {"op", "image": int, "error": null | {...}}')
+        return cls(number, error, message.get("ended") is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,18 +376,38 @@ class Exit:
         return {KIND: EXIT, "pid": self.pid, "code": self.code}
 
 
-def decode_for_zygote(message: dict[str, Any]) -> Warm | None:
+def decode_for_zygote(message: dict[str, Any]) -> Warm | Image | Drop | None:
     """A JSON message on the zygote's side of its control socket (the fork request is binary)."""
-    if kind_of(message) != WARM:
+    kind = kind_of(message)
+    if kind == IMAGE and type(message.get("image")) is int and isinstance(message.get("job"), dict):
+        return Image(message["image"], Call.from_dict(message["job"]))
+    if kind == DROP and type(message.get("image")) is int:
+        return Drop(message["image"])
+    if kind != WARM:
         return None
     return Warm(str(message.get("source", "")), message.get("walls"))
 
 
-def decode_from_zygote(message: dict[str, Any]) -> Forked | Exit | Warmed | None:
+def decode_from_image(message: dict[str, Any]) -> Forked | Exit | Imaged | None:
+    """A message from a tool image to the zygote (tool code ran in it: checked, never trusted); None
+    for one it does not know."""
+    kind = kind_of(message)
+    if kind == FORKED and type(message.get("pid")) is int:
+        return Forked(message["pid"])
+    if kind == EXIT and type(message.get("pid")) is int and type(message.get("code")) is int:
+        return Exit(message["pid"], message["code"])
+    if kind == IMAGED:
+        return Imaged.decode(message)
+    return None
+
+
+def decode_from_zygote(message: dict[str, Any]) -> Forked | Exit | Warmed | Imaged | None:
     """A message on the host's side of the control socket; None for one it does not know."""
     kind = kind_of(message)
+    if kind == IMAGED:
+        return Imaged.decode(message)
     if kind == FORKED:
-        return Forked(int(message["pid"]))
+        return Forked(int(message["pid"]), int(message.get("image", 0)))
     if kind == EXIT:
         return Exit(int(message["pid"]), int(message["code"]))
     if kind == WARMED:

@@ -1,6 +1,7 @@
 """The globals of the CES Python runtime, as tool and callback code sees them inside a worker.
 
-``ces_globals(context, rpc, start)`` is the whole injected namespace: ``context`` (a :class:`ToolContext`),
+``ces_globals(context, rpc, start)`` is the whole injected namespace (``ces_classes``, which hold
+nothing of a call, and ``call_globals``, bound to one): ``context`` (a :class:`ToolContext`),
 ``tools`` and ``async_tools``, ``ces_requests``, the module-level ``get_variable`` /
 ``set_variable`` / ``remove_variable``, and the classes of ``sandbox.bridges.ces_types``.
 ``HookCall`` turns the host's JSON into the objects a callback or fake receives, and reports
@@ -431,17 +432,31 @@ def run_at_start(rpc: Rpc) -> StartRpc:
 def ces_globals(
     context: ToolContext, rpc: Rpc, start: StartRpc | None = None, *, model_classes: bool = True
 ) -> dict[str, Any]:
-    """Every name the CES runtime defines for tool and callback code, bound to this call.
+    """Every name the CES runtime defines for tool and callback code, bound to this call:
+    ``ces_classes`` and ``call_globals``."""
+    return ces_classes(model_classes=model_classes) | call_globals(context, rpc, start)
 
-    ``start`` sends the calls ``async_tools`` makes (default: each runs when started).
+
+def ces_classes(*, model_classes: bool = True) -> dict[str, Any]:
+    """The names of the CES runtime that hold nothing of a call (its classes): what a tool image's
+    module code runs with (``sandbox.process.tool_image``).
+
     ``model_classes``: with the classes built on pydantic (``uses_model_classes`` of the code);
     without them, the code names none, and pydantic need not load."""
-    tools = CesTools(rpc, context.state)
     return {
         **(ces_types().CES_CLASSES if model_classes else {"StatusError": StatusError}),
         "CallbackContext": CallbackContext,
         "ToolContext": ToolContext,
         "AsyncTools": AsyncTools,
+    }
+
+
+def call_globals(context: ToolContext, rpc: Rpc, start: StartRpc | None = None) -> dict[str, Any]:
+    """The names bound to one call (``ces_names.CALL_NAMES``): its ``context``, ``tools``, ``async_tools``
+    (``start`` sends their calls; default: each runs when started), ``ces_requests`` and the
+    variable functions."""
+    tools = CesTools(rpc, context.state)
+    return {
         "context": context,
         "tools": tools,
         "async_tools": AsyncTools(tools, start or run_at_start(rpc)),

@@ -38,3 +38,9 @@ CES_GLOBAL_NAMES = frozenset(
 )
 """Every name the CES runtime defines in tool and callback code (what ``toolpen check`` accepts):
 the classes of ``ces_types.CES_CLASSES`` and the globals ``ces_context`` adds."""
+
+CALL_NAMES = frozenset(
+    {"context", "tools", "async_tools", "ces_requests", "get_variable", "set_variable", "remove_variable"}
+)
+"""The injected names bound to one call (``ces_context.call_globals``); the other injected names,
+the classes, hold nothing of a call."""

@@ -228,16 +228,23 @@ def build_globals(
             raise PolicyViolation(f"injected name {name!r} may not start with '_'")
     module = types.ModuleType(TOOL_MODULE_NAME)
     namespace = vars(module)
-    printer = _Printer(output)
-    streams.route(output)  # the sys view's stdout and stderr
     scratch.start_call(limits or Limits(), environment)  # an empty scratch directory, the host's environment
     namespace.update(_GUARDS)
     namespace["__builtins__"] = _SHARED_BUILTINS if single_use else dict(SAFE_BUILTINS)
-    namespace["_print_"] = lambda _getattr=None: printer
+    bind_output(namespace, output)
     namespace["__file__"] = tool_file(entry)
     namespace.update(injected)
     sys.modules[TOOL_MODULE_NAME] = module
     return namespace
+
+
+def bind_output(namespace: dict[str, Any], output: OutputCapture) -> None:
+    """Send what the code of ``namespace`` prints (``print``, the sys view's stdout and stderr) to
+    ``output``: once as the globals are built, and again for each call of a tool image's module
+    (``sandbox.process.tool_image``), whose globals were built before the call."""
+    printer = _Printer(output)
+    streams.route(output)
+    namespace["_print_"] = lambda _getattr=None: printer
 
 
 def install_process_hooks(*, worker: bool = False) -> None:

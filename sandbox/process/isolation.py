@@ -20,7 +20,7 @@ import os
 import resource
 import signal
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sandbox.common.limits import Limits
 from sandbox.process.jail import DENIED_ERRNO, NAMESPACES, RLIMITS, SYSCALLS
@@ -59,13 +59,15 @@ class ZygoteWalls:
     seccomp: _SockFprog | None  # None: no program (allow_weak_isolation without libseccomp)
     seccomp_detail: str
     devnull: int  # /dev/null, opened once: a worker's 0, 1 and 2
+    image_seccomp: _SockFprog | None = None  # a tool image's: the workers' and what forking needs
 
 
 def isolate_zygote(seccomp_filter: bytes) -> ZygoteWalls:
     """Once, in the zygote before it forks: the process-wide walls every worker inherits.
 
-    ``seccomp_filter`` is the BPF program of ``jail.SYSCALLS`` the host built (empty: none); it
-    is only prepared here, each worker loads it into itself.
+    ``seccomp_filter`` is what the host built (empty: none): the length of the workers' BPF
+    program (``jail.SYSCALLS``, 4 bytes, big-endian), that program, then a tool image's
+    (``jail.IMAGE_SYSCALLS`` too). Both are only prepared here; each worker and image loads its own.
     """
     walls = Walls()
     _LIBC.unshare(CLONE_NEWNET)  # an empty network namespace where the jail did not give one (needs root)
@@ -83,14 +85,33 @@ def isolate_zygote(seccomp_filter: bytes) -> ZygoteWalls:
     walls.note("not dumpable", ok, "set" if ok else "prctl failed")
     ok = _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
     walls.note("no-new-privs", ok, "set" if ok else "prctl failed")
+    image: _SockFprog | None = None
     if seccomp_filter:
-        program: _SockFprog | None = _SockFprog(len(seccomp_filter) // 8, seccomp_filter)
+        size = int.from_bytes(seccomp_filter[:4], "big")
+        worker, image_program = seccomp_filter[4 : 4 + size], seccomp_filter[4 + size :]
+        program: _SockFprog | None = _SockFprog(len(worker) // 8, worker)
+        image = _SockFprog(len(image_program) // 8, image_program)
         detail = (
             f"allowlist of {len(SYSCALLS)} system calls, any other fails with {errno.errorcode[DENIED_ERRNO]}"
         )
     else:
         program, detail = None, "no program (libseccomp missing on the host, weak isolation allowed)"
-    return ZygoteWalls(walls, program, detail, os.open(os.devnull, os.O_RDWR))
+    return ZygoteWalls(walls, program, detail, os.open(os.devnull, os.O_RDWR), image)
+
+
+def isolate_image(keep_fd: int, zygote: ZygoteWalls) -> None:
+    """A tool image's walls, applied to itself before its tool's code runs: a worker's
+    (``isolate_worker``) but for the process limit, and the seccomp program that lets it fork
+    its workers (each of which then loads the workers' own on top)."""
+    os.setsid()
+    _close_descriptors(zygote.devnull, keep_fd)
+    for rlimit in RLIMITS:
+        if rlimit.which != resource.RLIMIT_NPROC:
+            _set_limit(rlimit.which, rlimit.limit)
+    if zygote.image_seccomp is not None:
+        loaded, detail = _load_seccomp(replace(zygote, seccomp=zygote.image_seccomp))
+        if not loaded:  # no tool code runs in an image without it
+            raise OSError(detail)
 
 
 def isolate_worker(keep_fd: int, zygote: ZygoteWalls) -> tuple[tuple[bool, str], int]:

@@ -233,6 +233,36 @@ SYSCALLS = (
 )
 
 
+FORK_FLAGS = 0x01200011  # CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD: the C library's fork()
+IMAGE_SYSCALLS = (
+    # a tool image (sandbox.process.tool_image) forks its tool's workers, as the zygote does; each
+    # worker then loads the workers' program above on top of this one, which it cannot undo
+    Syscall(
+        "clone",
+        "fork() of a worker: a new process, never a thread nor a namespace",
+        arg=0,
+        values=(FORK_FLAGS,),
+    ),
+    Syscall("set_robust_list", "the C library's fork() in the new worker"),
+    Syscall("socketpair", "the socket between a new worker and the pool"),
+    Syscall("sendmsg", "hands the pool a worker's socket and pidfd (SCM_RIGHTS)"),
+    Syscall("recvmsg", "reads the zygote's fork requests"),
+    Syscall("pidfd_open", "watches each worker"),
+    Syscall("pidfd_send_signal", "kills a worker the pool retired"),
+    Syscall("waitid", "reaps a worker"),
+    Syscall("epoll_create1", "waits for requests and workers' ends"),
+    Syscall("epoll_ctl", "adds and removes them"),
+    Syscall("epoll_wait", "waits"),
+    Syscall("epoll_pwait", "waits (newer C libraries)"),
+    # what a new worker does before it loads its own program (sandbox.process.isolation.isolate_worker)
+    Syscall("setsid", "the worker's own session"),
+    Syscall("dup2", "/dev/null on the worker's 0, 1 and 2"),
+    Syscall("close_range", "the worker closes every other descriptor"),
+    Syscall("prctl", "the worker loads its own seccomp program", arg=0, values=(22,)),
+)
+"""What a tool image may do beyond a worker's ``SYSCALLS``."""
+
+
 @dataclass(frozen=True)
 class JailPolicy:
     """The whole jail for one installation: what ``bwrap`` and ``seccomp`` generate their output from."""

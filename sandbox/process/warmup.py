@@ -27,6 +27,7 @@ import contextlib
 import ctypes
 import gc
 import importlib
+import sys
 
 from sandbox.bridges.ces_context import ces_types, names_in, uses_model_classes
 from sandbox.common.errors import InvalidSource
@@ -36,7 +37,7 @@ from sandbox.language.modules import module_view
 from sandbox.messages import Done
 from sandbox.process.forking import reseed
 from sandbox.process.warm_tools import CORE, LIBRARIES, STANDARD_LIBRARY, job, undo_what_tools_could_see
-from sandbox.process.worker import PREPARATION_FRAME, run_warm_up
+from sandbox.process.worker import PREPARATION_FRAMES, run_warm_up
 from sandbox.wire import decode, encode
 
 CODECS = (
@@ -140,10 +141,13 @@ def warm_up_preparation() -> None:
     every such write copies a page of the zygote; done here first, about 30 fewer per worker.
     """
     done = Done(1)
-    for _ in range(SPECIALIZING_CALLS + 1):
-        reseed()
-        run_warm_up(decode(PREPARATION_FRAME))
-        encode(done.encode())
+    streams = sys.stdout, sys.stderr  # a plain CPython call routes them to its log (plain.plain_globals)
+    for frame in PREPARATION_FRAMES.values():
+        for _ in range(SPECIALIZING_CALLS + 1):
+            reseed()
+            run_warm_up(decode(frame))
+            encode(done.encode())
+    sys.stdout, sys.stderr = streams
 
 
 def preload_for(source: str) -> bool:

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from sandbox.bridges.ces_context import (
     HookCall,
     ToolContext,
+    call_globals,
     ces_globals,
     is_ces_model,
     settle,
@@ -67,6 +68,7 @@ from sandbox.language.rules import PLAIN_MODULE_NAME, TOOL_MODULE_NAME
 from sandbox.messages import Call, Done, Rpc, StartRpc, WallsQuery, decode_job
 from sandbox.process.isolation import Walls, ZygoteWalls, apply_call_limits, isolate_worker, worker_walls
 from sandbox.process.plain import compile_plain, plain_globals
+from sandbox.process.tool_image import ToolImage, bind
 from sandbox.wire import decode, encode, frame, recv_frame, send_frame
 
 WARM_UP_SOURCE = """\
@@ -100,15 +102,27 @@ compiled by the zygote), as the host's ``call`` message."""
 PREPARATION_FRAME = encode(PREPARATION)
 """The no-op job as the host sends a job, encoded once, in the zygote: the worker decodes it as it
 will decode its job (a worker never encodes a job)."""
+PREPARATION_FRAMES = {"all": PREPARATION_FRAME, "process": encode(PREPARATION | {"walls": "process"})}
+"""The no-op job for each walls mode: a worker takes the path its pool's calls take (plain CPython's
+under ``walls="process"``, whose pages the language wall's path leaves untouched)."""
 
 
-def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
-    """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``)."""
+def serve(
+    sock: socket.socket,
+    *,
+    reuse: bool,
+    zygote: ZygoteWalls,
+    image: ToolImage | None = None,
+    walls: str = "all",
+) -> None:
+    """Isolate this process, then answer jobs until the parent hangs up (one call unless ``reuse``);
+    ``image``: this worker was forked from that tool's image, whose module has run already;
+    ``walls``: the mode its call likely runs in (what the idle worker prepares)."""
     seccomp, base_vm = isolate_worker(sock.fileno(), zygote)
     end_import_exemption()
     rpc = RpcClient(sock)
     if not _job_waiting(sock):  # handed its job at once (a busy pool): the job itself touches those pages
-        prepare(rpc, base_vm, reuse=reuse)
+        prepare(rpc, base_vm, reuse=reuse, walls=walls)
     while (message := recv_frame(sock)) is not None:
         job = decode_job(message)
         if isinstance(job, WallsQuery):
@@ -116,7 +130,7 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
             continue
         # the done is encoded, and its dict freed, before it is sent: a finalizer of the tool's that
         # this frees runs within the call, while the host still waits for the done
-        sock.sendall(frame(run_call(job, rpc, base_vm=base_vm, reuse=reuse).encode()))
+        sock.sendall(frame(run_call(job, rpc, base_vm=base_vm, reuse=reuse, image=image).encode()))
         if not reuse:
             # at once: returning would free this function's objects (the job's arguments, which
             # the tool may have filled), and a finalizer would run tool code after the done; the
@@ -124,10 +138,19 @@ def serve(sock: socket.socket, *, reuse: bool, zygote: ZygoteWalls) -> None:
             os._exit(0)
 
 
-def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing: bool = False) -> Done:
+def run_call(
+    job: Call,
+    rpc: RpcClient,
+    *,
+    base_vm: int,
+    reuse: bool,
+    preparing: bool = False,
+    image: ToolImage | None = None,
+) -> Done:
     """Run one ``call`` job and return its ``done`` (sent once every call it started is answered).
 
-    ``preparing``: the idle worker's no-op job, which sets only soft rlimits (the job's own lower the hard ones).
+    ``preparing``: the idle worker's no-op job, which sets only soft rlimits (the job's own lower the
+    hard ones). ``image``: the tool image this worker was forked from (used if the job is its tool's).
     """
     limits = Limits(**(job.limits or {}))
     output = OutputCapture(limits.output)
@@ -137,7 +160,9 @@ def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing:
         context = ToolContext(job.context or {}, bounded)
         written_back: dict[str, Any] = {}
         start = _bounded(rpc.start, limits)
-        result = _call_entry(job, context, bounded, output, written_back, start, single_use=not reuse)
+        result = _call_entry(
+            job, context, bounded, output, written_back, start, single_use=not reuse, image=image
+        )
         output_text = _result_text(result, limits.result_size)
         output_value = json.loads(output_text)
         delta = _checked_delta(context, limits)
@@ -150,17 +175,14 @@ def run_call(job: Call, rpc: RpcClient, *, base_vm: int, reuse: bool, preparing:
             hook_values,
         )
     except BaseException as exc:  # the tool's failure, whatever it is, becomes the call's error
-        # its traceback through BaseException's own slot: an exception class of the tool's may define
-        # __setattr__ (or, under walls="process", __getattribute__) and raise from it here
-        line = _tool_line(_TRACEBACK.__get__(exc))
-        _TRACEBACK.__set__(exc, None)  # frees the tool's frames (and what a memory bomb holds) first
-        # a fresh error, holding nothing of the tool's: what the tool raised is freed here, as the call ends
-        done = Done(error=_error_dict(exc, line, limits), logs=wire_text(output.text))
+        # the tool's frames (and what a memory bomb holds) freed first; a fresh error, holding
+        # nothing of the tool's: what the tool raised is freed here, as the call ends
+        done = Done(error=failure_of(exc, limits), logs=wire_text(output.text))
     rpc.drain()  # a call the tool started and left behind is answered before its done
     return done
 
 
-def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
+def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool, walls: str = "all") -> None:
     """Before the job arrives: take the path of a call once, with a no-op job, so that the call finds
     the pages it touches (the frames' JSON both ways, rlimits, globals, the result) already copied
     from the zygote's.
@@ -168,10 +190,17 @@ def prepare(rpc: RpcClient, base_vm: int, *, reuse: bool) -> None:
     Only soft rlimits are set here (at the default limits); the job's own limits replace them
     and, for a single-use worker, lower the hard ones, before its tool runs.
     """
-    job = decode_job(decode(PREPARATION_FRAME))
+    global prepared_for
+    prepared_for = walls
+    job = decode_job(decode(PREPARATION_FRAMES[walls]))
     assert isinstance(job, Call)
     # the no-op calls nothing, so no frame is sent
     encode(run_call(job, rpc, base_vm=base_vm, reuse=reuse, preparing=True).encode())
+
+
+prepared_for: str | None = None
+"""The walls mode this worker's idle preparation took the path of (None: its job was waiting); for
+tests and diagnostics."""
 
 
 def _job_waiting(sock: socket.socket) -> bool:
@@ -209,14 +238,21 @@ def _call_entry(
     start: StartRpc | None = None,
     *,
     single_use: bool = False,
+    image: ToolImage | None = None,
 ) -> Any:
     """Run the job's entry; for a callback, what it changed in its writable arguments joins ``written_back``.
 
     ``start`` sends the calls ``async_tools`` starts (None: each runs when started); those whose
     result the code never asked for are collected before the result is returned. ``single_use``:
-    this process exits after the job (``namespace.build_globals``)."""
+    this process exits after the job (``namespace.build_globals``). ``image``: the tool image
+    this process was forked from; a job of its tool runs its entry in the image's module, whose
+    top-level code has run (``tool_image.bind``)."""
     walls = job.walls
     arm_checks(walls != "process")  # the pydantic, Enum and annotation hooks: the language wall's
+    if image is not None and image.source == job.source and job.hook is None and walls != "process":
+        injected = call_globals(context, rpc, start)
+        namespace = bind(image, injected, output, job)
+        return _run_entry(job, namespace, context, injected, written_back)
     code = compile_for(job.source, walls)
     show_source(job.source)
     model_classes = job.hook is not None or uses_model_classes(job.source)
@@ -239,6 +275,17 @@ def _call_entry(
     if loop is not None:  # the asyncio view is loaded: what asyncio creates is toolpen's event loop
         loop.install()
     exec(code, namespace)
+    return _run_entry(job, namespace, context, injected, written_back)
+
+
+def _run_entry(
+    job: Call,
+    namespace: dict[str, Any],
+    context: ToolContext,
+    injected: dict[str, Any],
+    written_back: dict[str, Any] | None,
+) -> Any:
+    """Call the job's entry function of the module ``namespace`` (its top-level code has run)."""
     entry = job.entry
     function = framework_function(namespace.get(entry))
     if not callable(function):
@@ -414,6 +461,15 @@ def _is_model(value: object) -> bool:
 
 _RESULT_ENCODER = json.JSONEncoder(default=jsonable, allow_nan=False, ensure_ascii=False)
 """``json.dumps`` of a result, built once (``json.dumps`` with options builds an encoder per call)."""
+
+
+def failure_of(exc: BaseException, limits: Limits) -> ToolpenError:
+    """What a call reports for ``exc`` raised by tool code (a tool image's module code too): located at the tool's line."""
+    # its traceback through BaseException's own slot: an exception class of the tool's may define
+    # __setattr__ (or, under walls="process", __getattribute__) and raise from it here
+    line = _tool_line(_TRACEBACK.__get__(exc))
+    _TRACEBACK.__set__(exc, None)
+    return _error_dict(exc, line, limits)
 
 
 def _tool_line(tb: TracebackType | None) -> int | None:

@@ -26,7 +26,18 @@ from typing import Any
 
 from sandbox.common.errors import IsolationUnavailable
 from sandbox.common.walls import WallsMode
-from sandbox.messages import FORK_REQUEST, Exit, Forked, Warm, Warmed, decode_from_zygote
+from sandbox.messages import (
+    FORK_REQUEST,
+    Call,
+    Drop,
+    Exit,
+    Forked,
+    Image,
+    Imaged,
+    Warm,
+    Warmed,
+    decode_from_zygote,
+)
 from sandbox.process.bwrap import GET_BWRAP, GET_USERNS, bwrap_command
 from sandbox.process.reaper import __file__ as REAPER
 from sandbox.wire import ProtocolError, decode, encode
@@ -46,6 +57,7 @@ class WorkerLink:
     jail: subprocess.Popen[bytes] | None  # bubblewrap's process (None: unjailed); the worker dies with it
     zygote: ZygoteLink  # the zygote that forked it
     walls: str | None = None  # a kept worker's walls mode: the mode of its first call, its only one
+    image: int = 0  # the tool image it was forked from (0: the zygote itself)
 
     def kill(self) -> None:
         with contextlib.suppress(OSError):
@@ -70,6 +82,7 @@ class ZygoteLink:
         on_exit: Callable[[int, int], None],
         bwrap: str | None,
         seccomp: bytes,
+        on_image: Callable[[Imaged], None] = lambda news: None,
     ) -> None:
         self.jailed = bwrap is not None
         self.control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -83,6 +96,7 @@ class ZygoteLink:
         self._warmed = threading.Condition()
         self._on_worker = on_worker
         self._on_exit = on_exit
+        self._on_image = on_image
         started: queue.Queue[BaseException | None] = queue.Queue()
         threading.Thread(
             target=self._run, args=(theirs, bwrap, seccomp, started), name="toolpen-zygote", daemon=True
@@ -154,10 +168,21 @@ class ZygoteLink:
         self.stderr.seek(0)
         return self.stderr.read().decode(errors="replace").strip()[-2000:]
 
-    def request_fork(self, *, reuse: bool, retired: int = 0) -> None:
-        """Ask for one more worker; ``retired``, the pid of a worker the pool is done with, is killed."""
+    def request_fork(self, *, reuse: bool, retired: int = 0, image: int = 0) -> None:
+        """Ask for one more worker (``image``: from that tool image); ``retired``, the pid of a
+        worker the pool is done with, is killed."""
         with self._send_lock:
-            self.control.send(FORK_REQUEST.pack(b"fork", reuse, retired))
+            self.control.send(FORK_REQUEST.pack(b"fork", reuse, retired, image))
+
+    def start_image(self, number: int, job: Call) -> None:
+        """Ask the zygote to start tool image ``number`` for ``job``'s tool (its news comes to ``on_image``)."""
+        with self._send_lock:
+            self.control.send(encode(Image(number, job).encode()))
+
+    def drop_image(self, number: int) -> None:
+        """Ask the zygote to end tool image ``number``."""
+        with self._send_lock:
+            self.control.send(encode(Drop(number).encode()))
 
     def warm(self, source: str, walls: WallsMode) -> int:
         """Ask the zygote to warm a tool; the number to ``wait_warmed`` for."""
@@ -198,7 +223,9 @@ class ZygoteLink:
                     break
                 message = decode_from_zygote(decode(data))
                 if isinstance(message, Forked) and len(fds) == 2:
-                    self._adopt(message.pid, fds[0], fds[1])
+                    self._adopt(message.pid, fds[0], fds[1], message.image)
+                elif isinstance(message, Imaged):
+                    self._on_image(message)
                 elif isinstance(message, Exit):
                     self._on_exit(message.pid, message.code)
                 elif isinstance(message, Warmed):
@@ -214,12 +241,11 @@ class ZygoteLink:
                 self.alive = False
                 self._warmed.notify_all()
 
-    def _adopt(self, pid: int, fd: int, pidfd: int) -> None:
+    def _adopt(self, pid: int, fd: int, pidfd: int, image: int) -> None:
         # the pid is the zygote's (the jail has its own PID namespace): only its pidfd reaches it
         self.delivered = True
-        self._on_worker(
-            WorkerLink(pid, socket.socket(fileno=fd), pidfd, self.process if self.jailed else None, self)
-        )
+        jail = self.process if self.jailed else None
+        self._on_worker(WorkerLink(pid, socket.socket(fileno=fd), pidfd, jail, self, image=image))
 
 
 def reaper_command(passed: list[int]) -> list[str]:

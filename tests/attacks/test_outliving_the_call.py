@@ -196,14 +196,16 @@ def _killed(rt: Runtime) -> int:
 
 
 def _settled_count(rt: Runtime, timeout: float = 5.0) -> int:
-    """The number of processes in the pool's jail once its ``size`` workers are ready and the
-    let-go ones have exited (stable for 0.2 s), or after ``timeout`` seconds."""
+    """The number of processes in the pool's jail once its ``size`` workers are ready, its tool
+    images built with their workers, and the let-go ones have exited (stable for 0.2 s), or after
+    ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     last, since = -1, time.monotonic()
     while time.monotonic() < deadline:
         rt.pool.sweep_leaving_for_test()
         count = len(jail_pids(rt.pool.zygote_pid))
-        if count != last or rt.pool.ready_count < rt.pool.size or rt.pool.leaving_count:
+        busy = rt.pool.ready_count < rt.pool.size or rt.pool.leaving_count or not rt.pool.tool_images_settled
+        if count != last or busy:
             last, since = count, time.monotonic()
         elif time.monotonic() - since > 0.2:
             return count

@@ -153,22 +153,20 @@ import resource, sys
 def witness() -> dict:
     from sandbox.language import classes, modules, namespace
     from sandbox.process import worker
-    preparation = vars(sys.modules["toolpen_tool"])["_print_"]()._output.limit  # 0: the zygote's, no prepare here
     shared = namespace._SHARED_BUILTINS
     limits = {
         name: list(resource.getrlimit(getattr(resource, name)))
         for name in ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE")
     }
     return {
-        "prepared": preparation != 0,
+        "prepared": worker.prepared_for is not None,
         "shared_is_safe": shared == dict(namespace.SAFE_BUILTINS) and shared["__import__"] is modules.import_view
         and shared["type"] is classes.GuardedType and "eval" not in shared and shared["open"] is not open,
-        "preparation": worker.decode(worker.PREPARATION_FRAME) == worker.PREPARATION,
+        "preparation": worker.decode(worker.PREPARATION_FRAMES["all"]) == worker.PREPARATION,
         "limits": limits,
     }
 """
-"""A plain CPython job that reports whether its worker prepared (the namespace the preparation left
-in ``sys.modules``: the zygote's has an output limit of 0), whether the shared builtins are
+"""A plain CPython job that reports whether its worker prepared (``worker.prepared_for``), whether the shared builtins are
 exactly the safe ones, and its rlimits."""
 
 POISON = """
@@ -182,7 +180,7 @@ def poison() -> str:
     for referent in gc.get_referents(namespace.SAFE_BUILTINS):
         if isinstance(referent, dict):
             referent.update(eval=builtins.eval, open=builtins.open)
-    worker.PREPARATION_FRAME = worker.encode(dict(worker.PREPARATION, source="def prepare(value):\\n    return eval\\n"))
+    worker.PREPARATION_FRAMES["all"] = worker.encode(dict(worker.PREPARATION, source="def prepare(value):\\n    return eval\\n"))
     return "poisoned"
 """
 """A plain CPython job (``walls="process"``) writes the real builtins into every builtins dict of

@@ -290,9 +290,9 @@ KILLED_HOST = textwrap.dedent(
         return [pid] + [each for child in children(pid) for each in below(child)]
 
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:  # the reaper, bwrap, the zygote and both ready workers
+    while time.monotonic() < deadline:  # the reaper, bwrap, the zygote, both ready workers, f's image and its worker
         jail = below(pool.zygote_pid)
-        if len(jail) == 5:
+        if len(jail) == 7:
             break
         time.sleep(0.05)
     keeper = os.fork()  # holds a copy of the pool's end of the control socket: the zygote sees no EOF
@@ -326,7 +326,9 @@ def test_no_jail_process_outlives_a_killed_host():
         host.wait()
     jail = started["jail"]
     try:
-        assert len(jail) == 5, jail  # the reaper, bwrap, the zygote, two ready workers
+        assert len(jail) == 7, (
+            jail
+        )  # the reaper, bwrap, the zygote, two ready workers, a tool image and its worker
         deadline = time.monotonic() + 5
         while any(_running(pid) for pid in jail) and time.monotonic() < deadline:
             time.sleep(0.05)

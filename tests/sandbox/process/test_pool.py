@@ -252,8 +252,9 @@ def test_probing_the_walls_replaces_the_worker_it_used():
 
 def test_single_use_workers_are_replaced_and_the_pool_does_not_grow():
     """A single-use worker exits after its call and its zygote replaces it unasked; a killed one
-    (a timeout) is replaced once, whether it had ended before the pool asked or not."""
-    with WorkerPool(size=2) as pool:
+    (a timeout) is replaced once, whether it had ended before the pool asked or not. (Without
+    tool images: the image's lane, tests/sandbox/process/test_tool_images.py.)"""
+    with WorkerPool(size=2, tool_images=0) as pool:
         settle(pool)
         before = jail_pids(pool.zygote_pid)
         for n in range(20):
