@@ -111,8 +111,8 @@ class Invocation:
     calls: int = 0
     faked: bool = False
     read_events: Callable[[], list[dict[str, Any]]] | None = None
-    """Reads the session's events (JSON) when a step's code first asks for them; None when
-    they travel in the snapshot (a call without a session)."""
+    """Reads the session's events (JSON) when a step's code first asks for them: from the store,
+    or the context's function of a call without a session; None when they travel in the snapshot."""
     _events: list[dict[str, Any]] | None = None
     _running: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -239,15 +239,17 @@ class UnitOfWork:
         """The call's deadline and budgets, from now: waiting for the locks is not the call's time.
 
         A session call's events are read from the store only if its code asks for them (under
-        the session's lock, so they are the ones stored before the call).
+        the session's lock, so they are the ones stored before the call); a call without a
+        session reads them the same way from its context's ``events`` when that is a function.
         """
         session_id = plan.session_id
+        given = plan.context.get("events")
         return Invocation(
             deadline=time.monotonic() + plan.wall_time,
             max_depth=self.max_depth,
             max_calls=self.max_calls,
             http_budget=self.broker.new_budget(),
-            read_events=None
+            read_events=(given if callable(given) else None)
             if session_id is None
             else lambda: [event.to_dict() for event in self.store.get_events(session_id)],
         )
@@ -259,7 +261,9 @@ class UnitOfWork:
         context = plan.context
         state = self._given_state(plan)
         session_id = context.get("session_id") or ""
-        snapshot = self._snapshot(plan, StateView(state), session_id, list(context.get("events") or []))
+        given = context.get("events")
+        events = None if callable(given) else list(given or [])  # a function: read on first use
+        snapshot = self._snapshot(plan, StateView(state), session_id, events)
         return _result(plan.steps(snapshot, invocation), state, plan.call_id, None)
 
     def _run_and_commit(self, plan: CallPlan, session: Session, invocation: Invocation) -> ToolResult:

@@ -4,7 +4,9 @@ into ADK's ``ToolContext.state``, so that ADK's own session service persists the
     agent = LlmAgent(name="support", model=..., tools=adk_tools(runtime))
 
 ADK owns the session here: a call runs without a toolpen session, on a snapshot of ADK's state
-(``app:``, ``user:`` and ``temp:`` keys as ADK names them), its events and ids; the delta of a
+(``app:``, ``user:`` and ``temp:`` keys as ADK names them), its events and ids. The events, as
+they are when the call begins, are converted and sent only if its code reads ``context.events``
+(once per call), so a call that does not pays nothing for the session's length. The delta of a
 successful call is written into ``tool_context.state`` key by key (a deleted key becomes None:
 ADK's state has no deletion), so the state is read and written through ADK's session API.
 
@@ -19,6 +21,8 @@ The answer is the output (a dict as it is, anything else as
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 from weakref import WeakValueDictionary
 
@@ -99,13 +103,17 @@ def _context(tool_context: ToolContext) -> dict[str, Any]:
     user_content = tool_context.user_content
     return {
         "state": tool_context.state.to_dict(),
-        "events": [_event(event) for event in session.events],
+        "events": partial(_events, tuple(session.events)),  # read if the code asks for them
         "session_id": session.id,
         "invocation_id": tool_context.invocation_id,
         "agent_name": tool_context.agent_name,
         "function_call_id": tool_context.function_call_id,
         "user_content": _dump(user_content) if user_content is not None else None,
     }
+
+
+def _events(events: Sequence[Any]) -> list[dict[str, Any]]:
+    return [_event(event) for event in events]
 
 
 def _event(event: Any) -> dict[str, Any]:

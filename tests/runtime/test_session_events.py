@@ -3,7 +3,8 @@ tool's code asks for them (over the call's channel to the host), and then the sa
 
 A tool that never reads them costs no event read, however long the session: the store's own
 ``event_reads`` counter stays where it was. One that reads them sees every stored event, as
-the store returns them, in a callback and a nested tool too.
+the store returns them, in a callback and a nested tool too. A call without a session whose
+context gives its ``events`` as a function (the ADK adapter's) calls it the same way: on first use.
 """
 
 from __future__ import annotations
@@ -101,6 +102,25 @@ def test_events_given_with_a_call_without_session_are_read_from_the_context(rt: 
         ("user", "hi")
     ]
     assert rt.store.event_reads == 0
+
+
+def test_events_given_as_a_function_are_read_only_when_the_code_asks_and_once() -> None:
+    given = [{"author": "user", "content": {"role": "user", "parts": [{"text": "hi"}]}}]
+    reads: list[int] = []
+
+    def events() -> list[dict[str, object]]:  # a host's history, converted when asked for
+        reads.append(1)
+        return given
+
+    with Runtime(store="memory://") as plain:
+        for source in (NOTE, SEEN, NESTED):
+            plain.add_tool(source)
+        assert plain.call("note", {"text": "a"}, context={"events": events}).success
+        assert reads == []
+        result = plain.call("nested", {}, context={"events": events})
+        assert result.success, result.error
+        assert result.output[0] == 1 and result.output[1][0]["content"]["parts"][0]["text"] == "hi"
+        assert reads == [1]  # the caller and its nested tool share one read
 
 
 HISTORY_CALLBACK = """
