@@ -4,12 +4,14 @@ For each store (``memory://``, a SQLite file, and the PostgreSQL and Redis serve
 ``TOOLPEN_TEST_STORE_URLS`` when it is set, each in a fresh schema or key prefix) and each size
 of one large value (random text, so that no store compresses it) kept in the session's state besides a counter (nothing, 20 kB, 200 kB,
 2 MB), a session is created holding it, warmed with a few calls of a tool that increments the
-counter, then ``ROUNDS`` calls are timed. Printed: the p50 per call, its ratio to the same call
+counter, then ``ROUNDS`` calls are timed. With ``--keys``, the state besides the counter is
+many small keys instead (``KEYS``: 10,000 and 100,000 integers), and their ratio is to the
+empty state too. Printed: the p50 per call, its ratio to the same call
 on the empty state (the goal: <= 1.3x), and how much the store grew per call over ``GROWTH``
 further calls (SQLite: the file and its WAL; PostgreSQL: the schema's relations; Redis: the
 prefix's keys, ``MEMORY USAGE``; the memory store is not measured).
 
-Run: ``.venv/bin/python bench/bench_state_size.py [GROWTH]``. To measure another checkout's
+Run: ``.venv/bin/python bench/bench_state_size.py [--keys] [GROWTH]``. To measure another checkout's
 code (the "before" of a change), put it first on the path: ``PYTHONPATH=/path/to/checkout``.
 """
 
@@ -23,6 +25,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # after PYTHONPATH: it picks the code measured
 
@@ -31,6 +34,7 @@ from runtime import Runtime  # noqa: E402
 from tests.conftest import COUNTER  # noqa: E402
 
 SIZES = {"nothing": 0, "20 kB": 20_000, "200 kB": 200_000, "2 MB": 2_000_000}
+KEYS = {"nothing": 0, "10,000 keys": 10_000, "100,000 keys": 100_000}
 WARM = 3
 ROUNDS = 15
 GROWTH = 30
@@ -78,14 +82,22 @@ def store_bytes(url: str) -> Callable[[], int] | None:
     return None
 
 
+def large_value(size: int) -> dict[str, Any]:
+    """A state of one value of about ``size`` bytes of random text (none for 0)."""
+    return {"blob": secrets.token_urlsafe(size * 3 // 4)} if size else {}
+
+
+def small_keys(count: int) -> dict[str, Any]:
+    """A state of ``count`` integer keys."""
+    return {f"k{index}": index for index in range(count)}
+
+
 def measure(
-    rt: Runtime, size: int, growth: int, size_of: Callable[[], int] | None
+    rt: Runtime, state: dict[str, Any], growth: int, size_of: Callable[[], int] | None
 ) -> tuple[float, float | None]:
     """p50 ms per call, and bytes the store grew per call over ``growth`` calls (or None)."""
     session_id = uuid.uuid4().hex
-    rt.store.create_session(
-        rt.app_name, rt.user_id, session_id, {"blob": secrets.token_urlsafe(size * 3 // 4)} if size else {}
-    )
+    rt.store.create_session(rt.app_name, rt.user_id, session_id, state)
     for _ in range(WARM):
         assert rt.call("bump", {"n": 1}, session_id=session_id).success
     samples = []
@@ -104,7 +116,11 @@ def measure(
 
 
 def main() -> None:
-    growth = int(sys.argv[1]) if len(sys.argv) > 1 else GROWTH
+    args = sys.argv[1:]
+    keys = "--keys" in args
+    args = [arg for arg in args if arg != "--keys"]
+    growth = int(args[0]) if args else GROWTH
+    cases, make = (KEYS, small_keys) if keys else (SIZES, large_value)
     with tempfile.TemporaryDirectory() as tmp:
         stores = {"memory://": "memory://", "SQLite": f"sqlite:///{Path(tmp) / 'sessions.db'}"}
         for url in os.environ.get("TOOLPEN_TEST_STORE_URLS", "").split():
@@ -118,8 +134,8 @@ def main() -> None:
                 rt.add_tool(COUNTER)
                 size_of = store_bytes(url)
                 empty = None
-                for name, size in SIZES.items():
-                    p50, grown = measure(rt, size, growth, size_of)
+                for name, size in cases.items():
+                    p50, grown = measure(rt, make(size), growth, size_of)
                     empty = empty or p50
                     per_call = "-" if grown is None else f"{grown / 1024:.1f} kB"
                     print(

@@ -51,14 +51,23 @@ from runtime.store._base import (
     scope_label,
     scope_lock_name,
     session_label,
-    state_owners,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import ALL_VALUES, INDEXES, STATE_KEYS, STATE_ROW, SqlStore, tables
-from runtime.store._value_cache import CACHED_FROM, ValueCache
+from runtime.store._sql import (
+    INDEXES,
+    SCOPE_ROWS,
+    STATE_KEYS,
+    STATE_ROW,
+    STATE_SCOPES,
+    Connection,
+    SqlStore,
+    in_style,
+    tables,
+)
+from runtime.store._value_cache import CACHED_FROM, ScopeCache, ValueCache
 from sandbox.common.errors import InvalidArguments, InvalidState, StoreError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _TYPES = {
     "real": "double precision",
@@ -79,7 +88,17 @@ DROP TABLE toolpen_states;
 )
 """Version 1 kept each scope's state as one ``jsonb`` row: its keys become rows of their own."""
 
-MIGRATIONS = {1: _FROM_VERSION_1}
+_FROM_VERSION_2 = (
+    STATE_SCOPES
+    + """
+INSERT INTO toolpen_state_scopes (app_name, user_id, session_id, version)
+SELECT app_name, user_id, session_id, (random() * 4e18)::bigint
+FROM (SELECT DISTINCT app_name, user_id, session_id FROM toolpen_state_keys) AS scopes;
+"""
+)
+"""Version 2 had no scope versions: each scope with keys gets one."""
+
+MIGRATIONS = {1: _FROM_VERSION_1, 2: _FROM_VERSION_2}
 """The statements leading from each version to the next."""
 
 POOL_SIZE = 10
@@ -98,18 +117,16 @@ _SESSION_LOCKS = 0
 _SCOPE_LOCKS = 1
 
 _GET_SESSION = """
-SELECT s.app_name, s.user_id, s.last_update_time,
-    ARRAY(SELECT json_build_array({state_row}, CASE WHEN k.size < %s THEN k.value END)
-          FROM toolpen_state_keys k
-          WHERE k.app_name = s.app_name AND k.user_id IN ('', s.user_id) AND k.session_id IN ('', s.id)
-          ORDER BY k.user_id, k.session_id, k.seq) AS states{events}
-FROM toolpen_sessions s WHERE s.id = %s
+SELECT s.app_name, s.user_id, s.last_update_time{events} FROM toolpen_sessions s WHERE s.id = %s
 """
 _EVENTS_COLUMN = """,
     ARRAY(SELECT e.data FROM toolpen_events e WHERE e.session_id = s.id ORDER BY e.seq) AS events"""
-_STATE_ROW = STATE_ROW.format(table="k.", cached=CACHED_FROM)
-_GET_SESSION_WITH_EVENTS = _GET_SESSION.format(state_row=_STATE_ROW, events=_EVENTS_COLUMN)
-_GET_SESSION_ALONE = _GET_SESSION.format(state_row=_STATE_ROW, events="")
+_GET_SESSION_WITH_EVENTS = _GET_SESSION.format(events=_EVENTS_COLUMN)
+_GET_SESSION_ALONE = _GET_SESSION.format(events="")
+_SCOPE_ROWS = f"""
+SELECT ARRAY(SELECT json_build_array({STATE_ROW.format(cached=CACHED_FROM)}, CASE WHEN size < %s THEN value END)
+    {in_style(SCOPE_ROWS, "%s")}) AS part
+"""
 
 
 @dataclass(frozen=True)
@@ -186,6 +203,7 @@ class PostgresStore(SqlStore):
         url, options = split_pool_options(url)
         self._name = _display_name(url)
         self._values = ValueCache()
+        self._scopes = ScopeCache()
         with self._errors(), psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
             self.schema = self._create_schema(conn, migrate)
         self._pool = _pool(url, options, min_size=1, max_size=options.pool_size)
@@ -253,18 +271,19 @@ class PostgresStore(SqlStore):
     def _decoded(self, values: Sequence[Any]) -> list[Any]:
         return list(values)  # decoded with the row (a JSON array)
 
+    def _scope_rows(self, conn: Connection, owner: StateOwner, read_below: int) -> list[Any]:
+        row = conn.execute(_SCOPE_ROWS, (read_below, *owner)).fetchone()
+        return cast(list[Any], row["part"])  # decoded with the row: one JSON array per state row
+
     def _get_session(self, session_id: str, events: bool) -> Session | None:
         statement = _GET_SESSION_WITH_EVENTS if events else _GET_SESSION_ALONE
-        for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
-            with self._reading() as conn:
-                row = conn.execute(statement, (read_below, session_id)).fetchone()
+        with self._reading() as conn, conn.transaction():  # one snapshot
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            row = conn.execute(statement, (session_id,)).fetchone()
             if row is None:
                 return None
-            owners = state_owners(row["app_name"], row["user_id"], session_id)
-            state = self._state(owners, row["states"], read_below)
-            if state is not None:
-                return self._session(session_id, row, state, row["events"] if events else [])
-        raise AssertionError("a read of every value needs no cache")
+            state = self._read_state(conn, row["app_name"], row["user_id"], session_id)
+        return self._session(session_id, row, state, row["events"] if events else [])
 
     def lock(self, session_id: str, timeout: float = LOCK_TIMEOUT) -> AbstractContextManager[None]:
         return self._advisory(session_id, _SESSION_LOCKS, session_label(session_id), timeout)

@@ -22,8 +22,16 @@ from typing import Any, ClassVar, Protocol
 
 from runtime._session import CallRecord, Event, Session, SessionSummary
 from runtime._state import StateDelta, encode_json
-from runtime.store._base import FinishedCall, StateOwner, Store, already_finished, never_begun, scoped_parts
-from runtime.store._value_cache import CACHED_FROM, MISSING, ValueCache
+from runtime.store._base import (
+    FinishedCall,
+    StateOwner,
+    Store,
+    already_finished,
+    never_begun,
+    scoped_parts,
+    state_owners,
+)
+from runtime.store._value_cache import CACHED_FROM, MISSING, Part, ScopeCache, ValueCache
 from sandbox.common.errors import NotFound
 
 TABLES = """
@@ -75,16 +83,42 @@ CREATE INDEX toolpen_state_keys_in_order ON toolpen_state_keys (app_name, user_i
 """The per-key state table (schema version 3 of SQLite, 2 of PostgreSQL), as ``TABLES``."""
 
 
+STATE_SCOPES = """
+-- one row per scope that was ever written: a random version, new with each commit changing it
+CREATE TABLE toolpen_state_scopes (
+    app_name text NOT NULL,
+    user_id text NOT NULL,
+    session_id text NOT NULL,
+    version bigint NOT NULL,
+    PRIMARY KEY (app_name, user_id, session_id)
+);
+"""
+"""The scope versions (schema version 4 of SQLite, 3 of PostgreSQL): a read whose scopes the
+store's ``ScopeCache`` holds at these versions reads none of their rows."""
+
+
 def tables(**types: str) -> str:
     """``TABLES`` with a dialect's column types filled in."""
-    return TABLES.format(state_keys=STATE_KEYS.format(**types), **types)
+    return TABLES.format(state_keys=STATE_KEYS.format(**types) + STATE_SCOPES, **types)
 
 
-STATE_ROW = """CASE WHEN {table}session_id <> '' THEN 2 WHEN {table}user_id <> '' THEN 1 ELSE 0 END,
-    {table}key, {table}size, CASE WHEN {table}size >= {cached} THEN {table}rev END"""
-"""The first columns of a state row as ``SqlStore._state`` reads them: the scope (0 app, 1 user,
-2 session), the key, the size and (for a cached value) the revision; few Python objects per row
-(small integers and None are shared)."""
+STATE_ROW = "key, size, CASE WHEN size >= {cached} THEN rev END"
+"""The first columns of a state row as ``SqlStore._scope_part`` reads them: the key, the size and
+(for a cached value) the revision; few Python objects per row (small integers and None are
+shared)."""
+
+SCOPE_ROWS = "FROM toolpen_state_keys WHERE app_name = ? AND user_id = ? AND session_id = ? ORDER BY seq"
+"""Where a scope's state rows are read from, in order."""
+
+_SCOPE_VERSIONS = """
+SELECT user_id, session_id, version FROM toolpen_state_scopes
+WHERE app_name = ? AND user_id IN ('', ?) AND session_id IN ('', ?)
+"""
+
+_UPSERT_SCOPE = """
+INSERT INTO toolpen_state_scopes (app_name, user_id, session_id, version) VALUES (?, ?, ?, ?)
+ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET version = excluded.version
+"""
 
 ALL_VALUES = 1 << 62
 """A size no value reaches: every value read."""
@@ -135,6 +169,11 @@ WHERE session_id = ? AND call_id = ? AND status = 'started'
 """
 
 
+Written = tuple[StateOwner, int | None, int, StateDelta, dict[str, int]]
+"""What a commit wrote to a scope: its owner, the version it replaced (None: none), the new one,
+the scope's part of the delta and the sizes of the values it set."""
+
+
 class Cursor(Protocol):
     """What the stores use of a DB-API cursor (sqlite3's and psycopg's)."""
 
@@ -175,6 +214,8 @@ class SqlStore(Store):
     placeholder: ClassVar[str] = "?"
     _values: ValueCache
     """The large values read, by revision (each store makes its own when opened)."""
+    _scopes: ScopeCache
+    """The scopes read or written, by version (each store makes its own when opened)."""
     row_lock: ClassVar[str] = ""
     """Appended to a ``SELECT`` of the session's row to lock it until the transaction ends
     (empty where a write transaction already excludes every other writer)."""
@@ -196,29 +237,55 @@ class SqlStore(Store):
 
     @abstractmethod
     def _decoded(self, values: Sequence[Any]) -> list[Any]:
-        """The state values of ``_state``'s rows as the driver returned them, decoded."""
+        """The state values of ``_scope_rows``' rows as the driver returned them, decoded."""
+
+    @abstractmethod
+    def _scope_rows(self, conn: Connection, owner: StateOwner, read_below: int) -> Sequence[Sequence[Any]]:
+        """``owner``'s ``STATE_ROW`` rows in order, each with its value when under ``read_below``
+        bytes (JSON ``null`` otherwise)."""
 
     # -- shared reads and writes ----------------------------------------------------------
 
     def _run(self, conn: Connection, statement: str, params: Sequence[Any]) -> Cursor:
         return conn.execute(in_style(statement, self.placeholder), params)
 
-    def _state(
-        self, owners: list[StateOwner], rows: Iterable[Sequence[Any]], read_below: int
-    ) -> tuple[dict[str, Any], dict[str, int]] | None:
-        """The merged state and its values' sizes from the ``STATE_ROW`` rows of the app, user
-        and session scopes (``owners``), in that order (their values read when under
-        ``read_below`` bytes, the others taken from the cache); None when the cache lacks one of
-        those at its revision. Built in C but for the large values: a state can hold hundreds of
-        thousands of keys."""
-        rows = list(rows)
+    def _read_state(self, conn: Connection, app_name: str, user_id: str, session_id: str) -> Part:
+        """The session's merged state and its values' sizes, in one snapshot of ``conn``: the rows
+        of the scopes whose versions the ``ScopeCache`` does not hold, and none of the others."""
+        owners = state_owners(app_name, user_id, session_id)
+        rows = self._run(conn, _SCOPE_VERSIONS, (app_name, user_id, session_id)).fetchall()
+        versions = {(app_name, row["user_id"], row["session_id"]): row["version"] for row in rows}
+        while True:
+            parts: list[tuple[StateOwner, int | None, Part | None]] = []
+            for owner in owners:
+                version, part = versions.get(owner), None
+                if not self._scopes.holds(owner, version):
+                    part = self._read_scope(conn, owner)
+                    if version is not None:
+                        self._scopes.put(owner, version, *part)
+                parts.append((owner, version, part))
+            merged = self._scopes.merged(parts)
+            if merged is not None:  # else one was dropped meanwhile: read it
+                return merged
+
+    def _read_scope(self, conn: Connection, owner: StateOwner) -> Part:
+        for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
+            part = self._scope_part(owner, self._scope_rows(conn, owner, read_below), read_below)
+            if part is not None:
+                return part
+        raise AssertionError("a read of every value needs no cache")
+
+    def _scope_part(self, owner: StateOwner, rows: Sequence[Sequence[Any]], read_below: int) -> Part | None:
+        """A scope's values and their sizes from its ``STATE_ROW`` rows (their values read when
+        under ``read_below`` bytes, the others taken from the cache); None when the cache lacks
+        one of those at its revision. Built in C but for the large values: a scope can hold
+        hundreds of thousands of keys."""
         if not rows:
             return {}, {}
-        scopes, keys, sizes, revs, values = zip(*rows, strict=True)
+        keys, sizes, revs, values = zip(*rows, strict=True)
         state = dict(zip(keys, self._decoded(values), strict=True))
         for index in [index for index, size in enumerate(sizes) if size >= CACHED_FROM]:
             key, size, rev = keys[index], sizes[index], revs[index]
-            owner = owners[scopes[index]]
             if size < read_below:
                 self._values.put(owner, key, rev, size, state[key])
                 continue
@@ -232,7 +299,7 @@ class SqlStore(Store):
         self,
         session_id: str,
         meta: Mapping[str, Any],
-        state: tuple[dict[str, Any], dict[str, int]],
+        state: Part,
         events: Iterable[Any],
     ) -> Session:
         """A session from its row, its state and values' sizes, and its events in order (none
@@ -277,11 +344,12 @@ class SqlStore(Store):
             ).fetchall()
             if not owners:
                 return False
-            self._run(
-                conn,
-                "DELETE FROM toolpen_state_keys WHERE app_name = ? AND user_id = ? AND session_id = ?",
-                (owners[0]["app_name"], owners[0]["user_id"], session_id),
-            )
+            owner = (owners[0]["app_name"], owners[0]["user_id"], session_id)
+            for table in ("toolpen_state_keys", "toolpen_state_scopes"):
+                self._run(
+                    conn, f"DELETE FROM {table} WHERE app_name = ? AND user_id = ? AND session_id = ?", owner
+                )
+            self._scopes.drop(owner)
             self._run(conn, "DELETE FROM toolpen_events WHERE session_id = ?", (session_id,))
             self._run(conn, "DELETE FROM toolpen_calls WHERE session_id = ?", (session_id,))
             return True
@@ -301,11 +369,13 @@ class SqlStore(Store):
     def _insert_session(
         self, session_id: str, app_name: str, user_id: str, delta: StateDelta, now: float
     ) -> bool:
+        written: list[Written] = []
         with self._transaction() as conn:
             inserted = self._run(conn, _INSERT_SESSION, (session_id, app_name, user_id, now, now)).rowcount
             if inserted:
-                self._merge(conn, session_id, app_name, user_id, delta)
-            return bool(inserted)
+                written = self._merge(conn, session_id, app_name, user_id, delta)
+        self._advance(written)
+        return bool(inserted)
 
     def _begin_call(self, record: CallRecord) -> CallRecord | None:
         with self._transaction() as conn:
@@ -327,12 +397,18 @@ class SqlStore(Store):
             if not owners:
                 raise NotFound(f"session {session_id!r} not found")
             self._finish(conn, call)
-            self._merge(conn, session_id, owners[0]["app_name"], owners[0]["user_id"], call.delta)
+            written = self._merge(conn, session_id, owners[0]["app_name"], owners[0]["user_id"], call.delta)
             with closing(conn.cursor()) as cursor:
                 cursor.executemany(
                     in_style("INSERT INTO toolpen_events (session_id, data) VALUES (?, ?)", self.placeholder),
                     [(session_id, text) for text in call.events_json],
                 )
+        self._advance(written)
+
+    def _advance(self, written: list[Written]) -> None:
+        """After a commit: the scopes it wrote rolled forward in the ``ScopeCache``."""
+        for owner, old, new, part, sizes in written:
+            self._scopes.advance(owner, old, new, part, sizes)
 
     def _fail_call(self, call: FinishedCall) -> None:
         with self._transaction() as conn:
@@ -358,20 +434,30 @@ class SqlStore(Store):
 
     def _merge(
         self, conn: Connection, session_id: str, app_name: str, user_id: str, delta: StateDelta
-    ) -> None:
-        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
+    ) -> list[Written]:
+        return [
             self._merge_state(conn, owner, part)
+            for owner, part in scoped_parts(delta, app_name, user_id, session_id)
+        ]
 
-    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> None:
-        """Write the keys ``part`` sets (each with its size and a new revision) and delete those it
-        deletes: concurrent writers of a shared scope's other keys both land."""
+    def _merge_state(self, conn: Connection, owner: StateOwner, part: StateDelta) -> Written:
+        """Write the keys ``part`` sets (each with its size and a new revision), delete those it
+        deletes (concurrent writers of a shared scope's other keys both land) and give the scope
+        a new version: what it wrote, for ``_advance``."""
+        statement = f"SELECT version FROM toolpen_state_scopes WHERE app_name = ? AND user_id = ? AND session_id = ?{self.row_lock}"
+        found = self._run(conn, statement, owner).fetchone()
+        new = secrets.randbits(62)
+        self._run(conn, _UPSERT_SCOPE, (*owner, new))
+        sizes = {}
         with closing(conn.cursor()) as cursor:
             if part.set:
                 rows = []
                 for key, value in part.set.items():
                     text = dumps(value)
-                    rows.append((*owner, key, text, len(text.encode()), secrets.randbits(62)))
+                    sizes[key] = len(text.encode())
+                    rows.append((*owner, key, text, sizes[key], secrets.randbits(62)))
                 cursor.executemany(in_style(_UPSERT_KEY, self.placeholder), rows)
             if part.deleted:
                 keys = [(*owner, key) for key in part.deleted]
                 cursor.executemany(in_style(_DELETE_KEY, self.placeholder), keys)
+        return owner, None if found is None else found["version"], new, part, sizes

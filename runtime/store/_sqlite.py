@@ -4,9 +4,10 @@ Data: the tables of ``runtime/store/_sql.py`` (JSON as TEXT) in WAL mode (reader
 the writer), a busy timeout, a pool of connections. Every write is one ``BEGIN IMMEDIATE``
 transaction, so a commit that fails leaves the file as it was. The schema is created on open
 and versioned with ``PRAGMA user_version``; `toolpen store migrate` (``migrate=True``) brings an
-older file to version 3 in one transaction (``runtime/store/_migrations.py``): version 1 had
+older file to version 4 in one transaction (``runtime/store/_migrations.py``): version 1 had
 the tables without the ``toolpen_`` prefix, version 2 one JSON row per scope
-(``toolpen_states``), whose keys version 3 spreads over ``toolpen_state_keys``.
+(``toolpen_states``), whose keys version 3 spreads over ``toolpen_state_keys``, and version 4
+gives each scope a version (``toolpen_state_scopes``).
 
 Session locks: ``fcntl.flock`` on one lock file per session, in ``<db>.locks/`` next to the
 database (and one per shared scope, ``scope-*.lock``, for ``lock_scopes``). A lock table with owners and expiry would need heartbeats, or a crashed holder
@@ -44,14 +45,23 @@ from runtime.store._base import (
     scope_label,
     scope_lock_name,
     session_label,
-    state_owners,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._sql import ALL_VALUES, GET_EVENTS, INDEXES, STATE_KEYS, STATE_ROW, SqlStore, tables
-from runtime.store._value_cache import CACHED_FROM, ValueCache
+from runtime.store._sql import (
+    GET_EVENTS,
+    INDEXES,
+    SCOPE_ROWS,
+    STATE_KEYS,
+    STATE_ROW,
+    STATE_SCOPES,
+    Connection,
+    SqlStore,
+    tables,
+)
+from runtime.store._value_cache import CACHED_FROM, ScopeCache, ValueCache
 from sandbox.common.errors import StoreError
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _TYPES = {"real": "REAL", "json": "TEXT", "state_json": "TEXT", "serial": "INTEGER PRIMARY KEY AUTOINCREMENT"}
 
@@ -88,16 +98,21 @@ DROP TABLE toolpen_states;
 )
 """Version 2 kept each scope's state as one JSON row: its keys become rows of their own, in order."""
 
-MIGRATIONS = {1: _FROM_VERSION_1, 2: _FROM_VERSION_2}
+_FROM_VERSION_3 = (
+    STATE_SCOPES
+    + """
+INSERT INTO toolpen_state_scopes (app_name, user_id, session_id, version)
+SELECT app_name, user_id, session_id, random() & 4611686018427387903
+FROM (SELECT DISTINCT app_name, user_id, session_id FROM toolpen_state_keys);
+"""
+)
+"""Version 3 had no scope versions: each scope with keys gets one."""
+
+MIGRATIONS = {1: _FROM_VERSION_1, 2: _FROM_VERSION_2, 3: _FROM_VERSION_3}
 """The script leading from each version to the next."""
 
 
-_STATE_ROWS = f"""
-SELECT {STATE_ROW.format(table="", cached=CACHED_FROM)}, CASE WHEN size < ? THEN value ELSE 'null' END
-FROM toolpen_state_keys
-WHERE app_name = ? AND user_id IN ('', ?) AND session_id IN ('', ?)
-ORDER BY user_id, session_id, seq
-"""
+_SCOPE_ROWS = f"SELECT {STATE_ROW.format(cached=CACHED_FROM)}, CASE WHEN size < ? THEN value ELSE 'null' END {SCOPE_ROWS}"
 
 
 def _try_flock(fd: int) -> bool:
@@ -138,6 +153,7 @@ class SqliteStore(SqlStore):
         self._idle: list[sqlite3.Connection] = []
         self._pool_lock = threading.Lock()
         self._values = ValueCache()
+        self._scopes = ScopeCache()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock_dir.mkdir(exist_ok=True)
         self.schema = self._create_schema(migrate)
@@ -244,23 +260,19 @@ class SqliteStore(SqlStore):
         """The JSON texts decoded at once: one ``json.loads`` of them all as an array."""
         return cast(list[Any], json.loads("[" + ",".join(values) + "]"))
 
+    def _scope_rows(self, conn: Connection, owner: StateOwner, read_below: int) -> list[Any]:
+        cursor = cast(sqlite3.Connection, conn).cursor()
+        cursor.row_factory = None  # plain tuples
+        return cursor.execute(_SCOPE_ROWS, (read_below, *owner)).fetchall()
+
     def _get_session(self, session_id: str, events: bool) -> Session | None:
-        with self._reading() as conn:
+        with self._reading() as conn:  # one snapshot
             meta = conn.execute(
                 "SELECT app_name, user_id, last_update_time FROM toolpen_sessions WHERE id = ?", (session_id,)
             ).fetchone()
             if meta is None:
                 return None
-            state = None
-            owners = state_owners(meta["app_name"], meta["user_id"], session_id)
-            for read_below in (CACHED_FROM, ALL_VALUES):  # all of them when the cache lacks one
-                params = (read_below, meta["app_name"], meta["user_id"], session_id)
-                cursor = conn.cursor()
-                cursor.row_factory = None  # plain tuples
-                state = self._state(owners, cursor.execute(_STATE_ROWS, params).fetchall(), read_below)
-                if state is not None:
-                    break
-            assert state is not None
+            state = self._read_state(conn, meta["app_name"], meta["user_id"], session_id)
             events_read = self._run(conn, GET_EVENTS, (session_id,)).fetchall() if events else []
         return self._session(session_id, meta, state, [row["data"] for row in events_read])
 

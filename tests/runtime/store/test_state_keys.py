@@ -51,7 +51,7 @@ def test_sqlite_version_2_file_is_migrated_to_one_row_per_key(tmp_path: Path) ->
     SqliteStore(path).close()  # the current tables, then made version 2's: one JSON row per scope
     with sqlite3.connect(path) as raw:
         raw.executescript(
-            "DROP TABLE toolpen_state_keys;"
+            "DROP TABLE toolpen_state_keys; DROP TABLE toolpen_state_scopes;"
             "CREATE TABLE toolpen_states (app_name text NOT NULL, user_id text NOT NULL,"
             " session_id text NOT NULL, state TEXT NOT NULL, PRIMARY KEY (app_name, user_id, session_id));"
             "INSERT INTO toolpen_sessions VALUES ('s1', 'app', 'ana', 10.0, 20.0);"
@@ -65,7 +65,7 @@ def test_sqlite_version_2_file_is_migrated_to_one_row_per_key(tmp_path: Path) ->
     with pytest.raises(Exception, match="toolpen store migrate"):
         SqliteStore(path)
     with SqliteStore(path, migrate=True) as store:
-        assert store.schema is not None and store.schema.describe() == "migrated from version 2 to version 3"
+        assert store.schema is not None and store.schema.describe() == "migrated from version 2 to version 4"
         session = store.require_session("s1")
         assert session.state == STATE and list(session.state) == list(STATE)  # the order kept too
         assert session.state_sizes == {key: json_size(value) for key, value in STATE.items()}
@@ -78,7 +78,7 @@ def test_postgres_version_1_schema_is_migrated_to_one_row_per_key(postgres_url: 
     PostgresStore(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(
-            "DROP TABLE toolpen_state_keys;"
+            "DROP TABLE toolpen_state_keys; DROP TABLE toolpen_state_scopes;"
             "CREATE TABLE toolpen_states (app_name text NOT NULL, user_id text NOT NULL,"
             " session_id text NOT NULL, state jsonb NOT NULL, PRIMARY KEY (app_name, user_id, session_id));"
             "INSERT INTO toolpen_sessions VALUES ('s1', 'app', 'ana', 10.0, 20.0);"
@@ -92,7 +92,7 @@ def test_postgres_version_1_schema_is_migrated_to_one_row_per_key(postgres_url: 
     with pytest.raises(Exception, match="toolpen store migrate"):
         PostgresStore(postgres_url)
     with open_store(postgres_url, migrate=True) as store:
-        assert store.schema is not None and store.schema.describe() == "migrated from version 1 to version 2"
+        assert store.schema is not None and store.schema.describe() == "migrated from version 1 to version 3"
         assert store.require_session("s1").state == STATE
         run_call(store, "s1", "c1", StateDelta({"k": 2}))
         assert store.require_session("s1").state == {**STATE, "k": 2}

@@ -616,7 +616,7 @@ def test_sqlite_migrate_renames_the_tables_of_a_version_1_file_and_keeps_its_dat
     with pytest.raises(ToolpenError, match="toolpen store migrate"):
         SqliteStore(path)  # opening never migrates
     with SqliteStore(path, migrate=True) as store:
-        assert store.schema is not None and store.schema.describe() == "migrated from version 1 to version 3"
+        assert store.schema is not None and store.schema.describe() == "migrated from version 1 to version 4"
         session = store.require_session("s1")
         assert session.state == {"k": 1, "app:a": 2, "user:u": 3}
         assert [e.to_dict() for e in session.events] == events
@@ -637,10 +637,10 @@ def test_sqlite_migrate_renames_the_tables_of_a_version_1_file_and_keeps_its_dat
         )
         run_call(store, "s1", "c3", StateDelta({"k": 2}))  # writes go to the renamed tables
         assert len(store.require_session("s1").events) == 4
-    with SqliteStore(path) as reopened:  # version 3 now: opened as it is
+    with SqliteStore(path) as reopened:  # version 4 now: opened as it is
         assert reopened.require_session("s1").state == {"k": 2, "app:a": 2, "user:u": 3}
     with sqlite3.connect(path) as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (3,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (4,)
         names = {
             row[0] for row in raw.execute("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
         }
@@ -649,6 +649,7 @@ def test_sqlite_migrate_renames_the_tables_of_a_version_1_file_and_keeps_its_dat
     assert names == {
         "toolpen_sessions",
         "toolpen_state_keys",
+        "toolpen_state_scopes",
         "toolpen_events",
         "toolpen_calls",
         "toolpen_sessions_by_owner",

@@ -40,23 +40,23 @@ def test_sqlite_version_1_is_refused_then_migrated(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="toolpen store migrate URL"):
         open_store(url)
     done = migrate(url)
-    assert (done.returncode, done.stdout.strip()) == (0, f"{url}: migrated from version 1 to version 3")
+    assert (done.returncode, done.stdout.strip()) == (0, f"{url}: migrated from version 1 to version 4")
     with open_store(url) as store:
         assert store.require_session("s1").state == {"k": 1, "app:a": 2, "user:u": 3}
-    assert migrate(url).stdout.strip() == f"{url}: already at version 3: nothing to do"
+    assert migrate(url).stdout.strip() == f"{url}: already at version 4: nothing to do"
     fresh = f"sqlite:///{tmp_path / 'new.db'}"
-    assert migrate(fresh).stdout.strip() == f"{fresh}: created the schema at version 3"
+    assert migrate(fresh).stdout.strip() == f"{fresh}: created the schema at version 4"
     with sqlite3.connect(tmp_path / "new.db") as raw:
-        assert raw.execute("PRAGMA user_version").fetchone() == (3,)
+        assert raw.execute("PRAGMA user_version").fetchone() == (4,)
     raw.close()
 
 
 @pytest.mark.slow
 def test_postgres_migrate(postgres_url: str) -> None:  # noqa: F811
     done = migrate("env:STORE_URL", STORE_URL=postgres_url)  # the URL from the environment
-    assert done.returncode == 0 and done.stdout.strip().endswith("created the schema at version 2"), done
+    assert done.returncode == 0 and done.stdout.strip().endswith("created the schema at version 3"), done
     assert "toolpen:toolpen@" not in done.stdout  # no password printed
-    assert migrate(postgres_url).stdout.strip().endswith("already at version 2: nothing to do")
+    assert migrate(postgres_url).stdout.strip().endswith("already at version 3: nothing to do")
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("UPDATE toolpen_schema SET version = 0")  # older than any this toolpen upgrades
     with pytest.raises(StoreError, match="toolpen store migrate URL"):
