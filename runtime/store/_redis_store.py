@@ -8,6 +8,7 @@ Keys, under a prefix (``toolpen``; ``?prefix=name`` in the URL picks another)::
                              [app, user, session] of a scope
     P:large:OWNER    hash    state key -> JSON value of CACHED_FROM bytes or more
     P:revs:OWNER     hash    state key (of P:large) -> "size:revision"
+    P:version:OWNER  string  the scope's version: a random number, new with each commit changing it
     P:events:ID      list    JSON events, oldest first
     P:calls:ID       hash    call id -> JSON call record
     P:lock:ID        string  the session lock's token while it is held
@@ -23,7 +24,8 @@ writes in one MULTI/EXEC (run again if a watched key changed), so a commit appli
 at all. State keys are set and deleted one by one (HSET/HDEL), so ``app:`` and ``user:`` keys
 written by concurrent sessions merge key by key. A read fetches the small values and the sizes
 and revisions of the large ones, whose values come from the store's ``ValueCache`` unless
-their revision changed (``runtime/store/_value_cache.py``); a store written before the large
+their revision changed (``runtime/store/_value_cache.py``), and none of a scope's hashes when the
+store's ``ScopeCache`` holds the scope at its version; a store written before the large
 values had a hash of their own keeps them in ``P:state``, read as they are. One server only: a transaction spans keys of
 many sessions, which Redis Cluster would spread over slots.
 
@@ -67,7 +69,7 @@ from runtime.store._base import (
     state_owners,
 )
 from runtime.store._migrations import SchemaVersion, check_version, steps_between
-from runtime.store._value_cache import CACHED_FROM, MISSING, ValueCache
+from runtime.store._value_cache import CACHED_FROM, MISSING, Part, ScopeCache, ValueCache, Written
 from sandbox.common.errors import NotFound, StoreError, Timeout
 
 SCHEMA_VERSION = 1
@@ -107,6 +109,7 @@ class RedisStore(Store):
         )
         self._sessions_key = f"{self._prefix}:sessions"
         self._values = ValueCache()
+        self._scopes = ScopeCache()
         self._held = threading.local()  # .tokens: session id -> lock token, of this thread
         with self._errors():
             self._client.ping()
@@ -161,21 +164,42 @@ class RedisStore(Store):
                 return None
             app_name, user_id = found
             owners = state_owners(app_name, user_id, session_id)
-            for large in (False, True):  # the large values too when the cache lacks one
+            versions = [self._state_key(owner, "version") for owner in owners]
+            known = _versions(cast(list[str | None], self._client.mget(versions)))
+            while True:  # until every scope is read, or held at the version read with the others
+                held = [
+                    self._scopes.holds(owner, version) for owner, version in zip(owners, known, strict=True)
+                ]
                 with self._client.pipeline(transaction=True) as pipe:  # one snapshot
                     pipe.hgetall(meta_key)
-                    for owner in owners:
-                        pipe.hgetall(self._state_key(owner))
-                        pipe.hgetall(self._state_key(owner, "revs"))
-                        if large:
-                            pipe.hgetall(self._state_key(owner, "large"))
+                    pipe.mget(versions)
+                    for owner, cached in zip(owners, held, strict=True):
+                        if not cached:
+                            pipe.hgetall(self._state_key(owner))
+                            pipe.hgetall(self._state_key(owner, "revs"))
                     if events:
                         pipe.lrange(self._key("events", session_id), 0, -1)
-                    meta, *scopes = pipe.execute()
-                stored = scopes.pop() if events else []
-                state = self._state(owners, scopes, large)
+                    meta, texts, *hashes = pipe.execute()
+                stored = hashes.pop() if events else []
+                read = _versions(texts)
+                if any(cached and now != then for cached, now, then in zip(held, read, known, strict=True)):
+                    known = read  # a scope held changed meanwhile: read again
+                    continue
+                parts: list[tuple[StateOwner, int | None, Part | None]] = []
+                for owner, version, cached in zip(owners, read, held, strict=True):
+                    part = None
+                    if not cached:
+                        small, revs = hashes.pop(0), hashes.pop(0)
+                        part = self._part(owner, version, small, revs)
+                        if part is None:
+                            break
+                        if version is not None:
+                            self._scopes.put(owner, version, *part)
+                    parts.append((owner, version, part))
+                state = self._scopes.merged(parts) if len(parts) == len(owners) else None
                 if state is not None:
                     break
+                known = read
         if (meta.get("app_name"), meta.get("user_id")) != (app_name, user_id):
             return self._get_session(session_id, events)  # deleted, or deleted and created again, meanwhile
         assert state is not None
@@ -189,31 +213,34 @@ class RedisStore(Store):
             last_update_time=float(meta["last_update_time"]),
         )
 
-    def _state(
-        self, owners: list[StateOwner], hashes: list[dict[str, str]], large: bool
-    ) -> tuple[dict[str, Any], dict[str, int]] | None:
-        """The merged state and its values' sizes from each owner's ``state`` and ``revs`` hashes
-        (and ``large`` hash when read), in merge order; None when a large value is neither read
-        nor in the cache at its revision."""
-        state: dict[str, Any] = {}
-        sizes: dict[str, int] = {}
-        per_owner = 3 if large else 2
-        for index, owner in enumerate(owners):
-            small, revs, *rest = hashes[index * per_owner : (index + 1) * per_owner]
-            for key, text in small.items():
+    def _part(
+        self, owner: StateOwner, version: int | None, small: dict[str, str], revs: dict[str, str]
+    ) -> Part | None:
+        """A scope's values and their sizes from its ``state`` and ``revs`` hashes at ``version``;
+        its large values from the cache at their revisions, or read when it lacks them (None when
+        the scope changed before they were read)."""
+        texts = list(small.values())
+        state = dict(zip(small, json.loads("[" + ",".join(texts) + "]"), strict=True))  # decoded at once
+        sizes = dict(zip(small, map(len, map(str.encode, texts)), strict=True))
+        if not revs:
+            return state, sizes
+        missing = []
+        for key, size_rev in revs.items():
+            size, rev = map(int, size_rev.split(":"))
+            value = self._values.get(owner, key, rev)
+            if value is MISSING:
+                missing.append((key, size, rev))
+            state[key], sizes[key] = value, size
+        if missing:
+            with self._client.pipeline(transaction=True) as pipe:
+                pipe.get(self._state_key(owner, "version"))
+                pipe.hmget(self._state_key(owner, "large"), [key for key, _, _ in missing])
+                now, read = pipe.execute()
+            if version is None or now != str(version):
+                return None
+            for (key, size, rev), text in zip(missing, read, strict=True):
                 state[key] = json.loads(text)
-                sizes[key] = len(text.encode())
-            for key, size_rev in revs.items():
-                size, rev = map(int, size_rev.split(":"))
-                if rest:
-                    value = json.loads(rest[0][key])
-                    self._values.put(owner, key, rev, size, value)
-                else:
-                    value = self._values.get(owner, key, rev)
-                    if value is MISSING:
-                        return None
-                state[key] = value
-                sizes[key] = size
+                self._values.put(owner, key, rev, size, state[key])
         return state, sizes
 
     def _get_events(self, session_id: str) -> list[Event]:
@@ -287,7 +314,7 @@ class RedisStore(Store):
 
     def _state_keys(self, owner: StateOwner) -> list[str]:
         """The hashes that hold ``owner``'s state."""
-        return [self._state_key(owner, kind) for kind in ("state", "large", "revs")]
+        return [self._state_key(owner, kind) for kind in ("state", "large", "revs", "version")]
 
     def _queue_expiry(self, pipe: Pipeline, session_id: str, app_name: str, user_id: str) -> None:
         """With an ``idle_timeout``: restart the time to live of the session's keys."""
@@ -347,6 +374,7 @@ class RedisStore(Store):
         def insert(pipe: Pipeline) -> bool:
             if pipe.exists(meta_key):
                 return False
+            old = self._watch_versions(pipe, session_id, app_name, user_id, delta)
             pipe.multi()
             pipe.hset(
                 meta_key,
@@ -358,11 +386,14 @@ class RedisStore(Store):
                 },
             )
             pipe.zadd(self._sessions_key, {session_id: now})
-            self._queue_delta(pipe, session_id, app_name, user_id, delta)
+            written[:] = self._queue_delta(pipe, old, delta)
             self._queue_expiry(pipe, session_id, app_name, user_id)
             return True
 
-        return self._transaction(insert, meta_key)
+        written: list[Written] = []
+        inserted = self._transaction(insert, meta_key)
+        self._advance(written)
+        return inserted
 
     def _begin_call(self, record: CallRecord) -> CallRecord | None:
         meta_key = self._key("session", record.session_id)
@@ -397,8 +428,9 @@ class RedisStore(Store):
                         f"session {session_id!r}: the call's lock expired before the commit; "
                         "nothing was stored"
                     )
+            old = self._watch_versions(pipe, session_id, app_name, user_id, call.delta)
             pipe.multi()
-            self._queue_delta(pipe, session_id, app_name, user_id, call.delta)
+            written[:] = self._queue_delta(pipe, old, call.delta)
             if events:
                 pipe.rpush(self._key("events", session_id), *events)
             pipe.hset(meta_key, "last_update_time", repr(now))
@@ -406,7 +438,14 @@ class RedisStore(Store):
             pipe.hset(self._key("calls", session_id), call.call_id, finished)
             self._queue_expiry(pipe, session_id, app_name, user_id)
 
+        written: list[Written] = []
         self._transaction(commit, meta_key, self._key("calls", session_id), *held)
+        self._advance(written)
+
+    def _advance(self, written: list[Written]) -> None:
+        """After a commit: the scopes it wrote rolled forward in the ``ScopeCache``."""
+        for owner, old, new, part, sizes in written:
+            self._scopes.advance(owner, old, new, part, sizes)
 
     def _held_locks(self, session_id: str) -> dict[str, str]:
         """The locks this thread holds for a commit to the session: its own, and those of its
@@ -463,11 +502,29 @@ class RedisStore(Store):
             update={"status": call.status, "result": call.result, "finished_at": call.now}
         ).model_dump_json()
 
-    def _queue_delta(
+    def _watch_versions(
         self, pipe: Pipeline, session_id: str, app_name: str, user_id: str, delta: StateDelta
-    ) -> None:
-        for owner, part in scoped_parts(delta, app_name, user_id, session_id):
-            small, large, revs = self._state_keys(owner)
+    ) -> dict[StateOwner, tuple[int | None, StateDelta]]:
+        """The versions of the scopes ``delta`` writes (watched: the transaction runs again if
+        one changes), with each scope's part of it."""
+        parts = dict(scoped_parts(delta, app_name, user_id, session_id))
+        if not parts:
+            return {}
+        keys = [self._state_key(owner, "version") for owner in parts]
+        pipe.watch(*keys)
+        found = cast(list[str | None], pipe.mget(keys))
+        return {
+            owner: (None if text is None else int(text), part)
+            for (owner, part), text in zip(parts.items(), found, strict=True)
+        }
+
+    def _queue_delta(
+        self, pipe: Pipeline, old: dict[StateOwner, tuple[int | None, StateDelta]], delta: StateDelta
+    ) -> list[Written]:
+        """Queue the writes of each scope's part of ``delta`` and its new version: what was written."""
+        written = []
+        for owner, (version, part) in old.items():
+            small, large, revs, version_key = self._state_keys(owner)
             texts = {name: _dumps(value) for name, value in part.set.items()}
             sizes = {name: len(text.encode()) for name, text in texts.items()}
             big = {name for name, size in sizes.items() if size >= CACHED_FROM}
@@ -482,6 +539,15 @@ class RedisStore(Store):
             if part.deleted:
                 for key in (small, large, revs):
                     pipe.hdel(key, *part.deleted)
+            new = secrets.randbits(62)
+            pipe.set(version_key, new)
+            written.append((owner, version, new, part, sizes))
+        return written
+
+
+def _versions(texts: list[str | None]) -> list[int | None]:
+    """Scope versions as ``MGET`` returns them (None where a scope has none)."""
+    return [None if text is None else int(text) for text in texts]
 
 
 def _renew(held: Lock, stop: threading.Event) -> None:

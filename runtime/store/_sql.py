@@ -31,7 +31,7 @@ from runtime.store._base import (
     scoped_parts,
     state_owners,
 )
-from runtime.store._value_cache import CACHED_FROM, MISSING, Part, ScopeCache, ValueCache
+from runtime.store._value_cache import CACHED_FROM, MISSING, Part, ScopeCache, ValueCache, Written
 from sandbox.common.errors import NotFound
 
 TABLES = """
@@ -167,11 +167,6 @@ _FINISH_CALL = """
 UPDATE toolpen_calls SET status = ?, result = ?, finished_at = ?
 WHERE session_id = ? AND call_id = ? AND status = 'started'
 """
-
-
-Written = tuple[StateOwner, int | None, int, StateDelta, dict[str, int]]
-"""What a commit wrote to a scope: its owner, the version it replaced (None: none), the new one,
-the scope's part of the delta and the sizes of the values it set."""
 
 
 class Cursor(Protocol):

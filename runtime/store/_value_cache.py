@@ -79,6 +79,10 @@ class ValueCache:
 Part = tuple[dict[str, Any], dict[str, int]]
 """A scope's values and their JSON sizes, in order."""
 
+Written = tuple[Any, int | None, int, Any, dict[str, int]]
+"""What a commit wrote to a scope: its owner, the version it replaced (None: none), the new one,
+its part of the delta (a ``StateDelta``) and the sizes of the values it set."""
+
 
 class ScopeCache:
     """Whole scopes (values and sizes, in order) by scope owner at one version each, up to
