@@ -31,7 +31,7 @@ from runtime.store._base import (
     session_label,
     state_owners,
 )
-from sandbox.common.errors import NotFound
+from sandbox.common.errors import NotFound, StoreError
 from sandbox.common.state_delta import json_size
 
 
@@ -170,12 +170,17 @@ class MemoryStore(Store):
             return None
 
     def _commit_call(self, call: FinishedCall) -> None:
-        with self._data_lock:
+        left = call.time_left()
+        if not self._data_lock.acquire(timeout=-1 if left is None else left):
+            raise StoreError("session store memory://: the store was busy until the call's deadline")
+        try:
             record = self._started_call(call.session_id, call.call_id)
             self._apply(call.session_id, call.delta)
             self._events[call.session_id].extend([json.loads(text) for text in call.events_json])
             self._sessions[call.session_id]["last_update_time"] = call.now
             self._finish(record, call)
+        finally:
+            self._data_lock.release()
 
     def _fail_call(self, call: FinishedCall) -> None:
         with self._data_lock:
@@ -208,10 +213,12 @@ class MemoryStore(Store):
     def _apply(self, session_id: str, delta: StateDelta) -> None:
         meta = self._sessions[session_id]
         for owner, part in scoped_parts(delta, meta["app_name"], meta["user_id"], session_id):
-            fresh = StateDelta(_copy_state(part.set), part.deleted)
-            self._states[owner] = fresh.apply_to(self._states.get(owner, {}))
-            sizes = StateDelta({key: json_size(value) for key, value in part.set.items()}, part.deleted)
-            self._sizes[owner] = sizes.apply_to(self._sizes.get(owner, {}))
+            state, sizes = self._states.setdefault(owner, {}), self._sizes.setdefault(owner, {})
+            state.update(_copy_state(part.set))  # in place: readers copy under the lock
+            sizes.update({key: json_size(value) for key, value in part.set.items()})
+            for key in part.deleted:
+                state.pop(key, None)
+                sizes.pop(key, None)
 
     def _finish(self, record: CallRecord, call: FinishedCall) -> None:
         record.status = call.status

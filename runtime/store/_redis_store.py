@@ -42,14 +42,17 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any, TypeVar, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
+from redis.backoff import NoBackoff
 from redis.client import Pipeline
 from redis.lock import Lock
+from redis.retry import Retry
 
 from runtime._session import CallRecord, Event, Session, SessionSummary
 from runtime._state import StateDelta, encode_json
@@ -102,6 +105,7 @@ class RedisStore(Store):
     def __init__(self, url: str, *, migrate: bool = False) -> None:
         self.url = url
         client_url, self._prefix = split_prefix(url)
+        self._client_url = client_url
         parts = urlsplit(client_url)
         self._name = f"{parts.scheme}://{parts.hostname}:{parts.port or 6379}{parts.path}"
         self._client = redis.Redis.from_url(
@@ -110,7 +114,9 @@ class RedisStore(Store):
         self._sessions_key = f"{self._prefix}:sessions"
         self._values = ValueCache()
         self._scopes = ScopeCache()
-        self._held = threading.local()  # .tokens: session id -> lock token, of this thread
+        self._held = threading.local()  # .tokens: session id -> lock token; .commits: a client
+        self._commit_clients: list[redis.Redis] = []
+        self._commit_lock = threading.Lock()
         with self._errors():
             self._client.ping()
             self.schema = self._check_schema(migrate)
@@ -151,8 +157,61 @@ class RedisStore(Store):
             # redis-py's stubs say transaction() takes a func returning None and returns a list
             return cast(T, self._client.transaction(cast(Any, func), *watched, value_from_callable=True))
 
+    def _bounded_transaction(self, func: Callable[[Pipeline], T], deadline: float | None, *watched: str) -> T:
+        """``_transaction`` done by ``deadline`` (``time.monotonic()``) or failed with nothing
+        stored: on a connection of this thread's own, without redis-py's retries (a retried
+        ``EXEC`` would run without its ``WATCH``), whose socket timeout is the time left; a
+        ``MULTI``/``EXEC`` whose reply does not come in time is dropped with its connection,
+        and the server discards a transaction whose client is gone."""
+        if deadline is None:
+            return self._transaction(func, *watched)
+        client = getattr(self._held, "commits", None)
+        if client is None:
+            client = self._held.commits = self._new_commit_client()
+        with self._errors(), client.pipeline(transaction=True) as pipe:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise StoreError(
+                        f"session store {self._name}: the commit was not done by the call's deadline"
+                    )
+                connection = client.connection_pool.get_connection()
+                try:
+                    connection.connect()
+                    _socket_timeout(connection, left)
+                finally:
+                    client.connection_pool.release(connection)
+                try:
+                    pipe.watch(*watched)
+                    value = func(pipe)
+                    pipe.execute()
+                    return value
+                except redis.WatchError:
+                    continue
+
+    def _new_commit_client(self) -> redis.Redis:
+        """A client of one connection, without retries, for one thread's bounded commits (RESP3:
+        redis-py then sets a new socket timeout on the reply parser too)."""
+        client = redis.Redis(
+            connection_pool=redis.ConnectionPool.from_url(
+                self._client_url,
+                decode_responses=True,
+                socket_connect_timeout=10,
+                max_connections=1,
+                protocol=3,
+            ),
+            retry=Retry(NoBackoff(), 0),
+        )
+        with self._commit_lock:
+            self._commit_clients.append(client)
+        return client
+
     def close(self) -> None:
         self._client.close()
+        with self._commit_lock:
+            for client in self._commit_clients:
+                client.close()
+            self._commit_clients.clear()
 
     # -- sessions -------------------------------------------------------------------------
 
@@ -439,7 +498,7 @@ class RedisStore(Store):
             self._queue_expiry(pipe, session_id, app_name, user_id)
 
         written: list[Written] = []
-        self._transaction(commit, meta_key, self._key("calls", session_id), *held)
+        self._bounded_transaction(commit, call.deadline, meta_key, self._key("calls", session_id), *held)
         self._advance(written)
 
     def _advance(self, written: list[Written]) -> None:
@@ -548,6 +607,13 @@ class RedisStore(Store):
 def _versions(texts: list[str | None]) -> list[int | None]:
     """Scope versions as ``MGET`` returns them (None where a scope has none)."""
     return [None if text is None else int(text) for text in texts]
+
+
+def _socket_timeout(connection: Any, seconds: float) -> None:
+    """Bound each read and write of ``connection`` (connected) to ``seconds``: its socket's and
+    its reply parser's timeout (the pool's check of a connection resets the socket to it)."""
+    connection.socket_timeout = max(seconds, 0.001)
+    connection.update_current_socket_timeout(connection.socket_timeout)
 
 
 def _renew(held: Lock, stop: threading.Event) -> None:
