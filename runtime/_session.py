@@ -91,6 +91,30 @@ class Session(_Model):
         """The JSON shape of this session."""
         return self.model_dump(exclude_none=True)
 
+    @classmethod
+    def stored(
+        cls,
+        *,
+        id: str,  # noqa: A002  (the field's name)
+        app_name: str,
+        user_id: str,
+        last_update_time: float,
+        state: dict[str, Any],
+        state_sizes: dict[str, int],
+        events: list[Event],
+    ) -> Session:
+        """A session as a store read it, its fields of their types already: not validated again
+        (that would walk every key of its state, per call)."""
+        return cls.model_construct(
+            id=id,
+            app_name=app_name,
+            user_id=user_id,
+            last_update_time=last_update_time,
+            state=state,
+            state_sizes=state_sizes,
+            events=events,
+        )
+
 
 class SessionSummary(_Model):
     """A session without its state and events, as listed by a store."""

@@ -81,7 +81,7 @@ class MemoryStore(Store):
             stored = _copy(self._events[session_id]) if events else []
             meta = dict(meta)
         events_read = [Event.model_validate(e) for e in stored]
-        return Session(id=session_id, state=state, state_sizes=sizes, events=events_read, **meta)
+        return Session.stored(id=session_id, state=state, state_sizes=sizes, events=events_read, **meta)
 
     def _get_events(self, session_id: str) -> list[Event]:
         with self._data_lock:

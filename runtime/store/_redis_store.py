@@ -262,7 +262,7 @@ class RedisStore(Store):
         if (meta.get("app_name"), meta.get("user_id")) != (app_name, user_id):
             return self._get_session(session_id, events)  # deleted, or deleted and created again, meanwhile
         assert state is not None
-        return Session(
+        return Session.stored(
             id=session_id,
             app_name=app_name,
             user_id=user_id,

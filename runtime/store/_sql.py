@@ -299,7 +299,7 @@ class SqlStore(Store):
     ) -> Session:
         """A session from its row, its state and values' sizes, and its events in order (none
         when they were not read)."""
-        return Session(
+        return Session.stored(
             id=session_id,
             app_name=meta["app_name"],
             user_id=meta["user_id"],

@@ -1,5 +1,5 @@
-"""The large state values a shared store has read, kept by revision, so that a call does not
-read a value again until it changed.
+"""What a shared store has read, kept so that a call does not read it again until it changed:
+large state values by revision (``ValueCache``), whole scopes by version (``ScopeCache``).
 
 Each stored state key has a revision, a random number written with every new value (SQL: the
 ``rev`` column of ``toolpen_state_keys``; Redis: the ``revs`` hash). A read of a session's
