@@ -451,7 +451,7 @@ class RedisStore(Store):
 
         written: list[Written] = []
         inserted = self._transaction(insert, meta_key)
-        self._advance(written)
+        self._scopes.advance(written)
         return inserted
 
     def _begin_call(self, record: CallRecord) -> CallRecord | None:
@@ -499,12 +499,7 @@ class RedisStore(Store):
 
         written: list[Written] = []
         self._bounded_transaction(commit, call.deadline, meta_key, self._key("calls", session_id), *held)
-        self._advance(written)
-
-    def _advance(self, written: list[Written]) -> None:
-        """After a commit: the scopes it wrote rolled forward in the ``ScopeCache``."""
-        for owner, old, new, part, sizes in written:
-            self._scopes.advance(owner, old, new, part, sizes)
+        self._scopes.advance(written)
 
     def _held_locks(self, session_id: str) -> dict[str, str]:
         """The locks this thread holds for a commit to the session: its own, and those of its

@@ -369,7 +369,7 @@ class SqlStore(Store):
             inserted = self._run(conn, _INSERT_SESSION, (session_id, app_name, user_id, now, now)).rowcount
             if inserted:
                 written = self._merge(conn, session_id, app_name, user_id, delta)
-        self._advance(written)
+        self._scopes.advance(written)
         return bool(inserted)
 
     def _begin_call(self, record: CallRecord) -> CallRecord | None:
@@ -398,12 +398,7 @@ class SqlStore(Store):
                     in_style("INSERT INTO toolpen_events (session_id, data) VALUES (?, ?)", self.placeholder),
                     [(session_id, text) for text in call.events_json],
                 )
-        self._advance(written)
-
-    def _advance(self, written: list[Written]) -> None:
-        """After a commit: the scopes it wrote rolled forward in the ``ScopeCache``."""
-        for owner, old, new, part, sizes in written:
-            self._scopes.advance(owner, old, new, part, sizes)
+        self._scopes.advance(written)
 
     def _fail_call(self, call: FinishedCall) -> None:
         with self._transaction() as conn:

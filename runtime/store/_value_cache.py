@@ -120,10 +120,13 @@ class ScopeCache:
             self._bytes[owner] = total
             self._trim()
 
-    def advance(self, owner: Any, old: int | None, new: int, delta: Any, sizes: dict[str, int]) -> None:
-        """``owner``'s scope after a commit that replaced version ``old`` by ``new`` writing
-        ``delta`` (a ``StateDelta``; ``sizes`` those of its set values): rolled forward if held
-        at ``old``, dropped otherwise."""
+    def advance(self, written: list[Written]) -> None:
+        """The scopes a commit wrote, after it: each rolled forward by its part of the delta if
+        held at the version the commit replaced, dropped otherwise."""
+        for owner, old, new, delta, sizes in written:
+            self._advance(owner, old, new, delta, sizes)
+
+    def _advance(self, owner: Any, old: int | None, new: int, delta: Any, sizes: dict[str, int]) -> None:
         with self._lock:
             entry = self._entries.get(owner)
             if entry is None or old is None or entry[0] != old:
