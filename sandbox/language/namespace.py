@@ -20,6 +20,7 @@ from sandbox.language.copy_protocol import close_copied_specials, close_copy_rec
 from sandbox.language.enum_wall import install_enum_hook
 from sandbox.language.modules import import_view
 from sandbox.language.rules import TOOL_MODULE_NAME
+from sandbox.language.source_lines import install_source_lines_hook
 from sandbox.language.scratch_files import open_file
 
 _PLAIN_BUILTINS = [
@@ -262,4 +263,5 @@ def install_process_hooks(*, worker: bool = False) -> None:
     install_forward_ref_hook()
     install_enum_hook()
     arming.install_code_hook()
+    install_source_lines_hook()
     pydantic_loader.enable()

@@ -1,0 +1,123 @@
+"""Red team 5 (issue 31, 36): the asyncio view, glob, pydantic's loaders, the pickle hook and lazy state.
+
+What got through, each with several spellings:
+- asyncio's default exception handler formats a context's ``source_traceback`` and
+  ``handle_traceback`` with ``traceback.format_list``, whose ``linecache`` read every line the
+  tool named from any file of the jail (``/proc/self/status``, toolpen's own code, ``os.py``
+  found through ``sys.path``) into the text it logs: ``linecache`` reads no file under the
+  language wall now (``sandbox/language/source_lines.py``).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from runtime import Runtime
+from sandbox.language import rules
+from tests.attacks import attack
+
+FILES = {
+    "/proc/self/status": "Name:",
+    rules.__file__: "The language wall's rules as data",
+    "os.py": "OS routines",  # a relative name: linecache searches sys.path for it
+}
+"""Files of the jail, each with a piece of its first line."""
+FRAMES = repr([(name, 1, "f", None) for name in FILES])
+
+CAPTURE = """
+import asyncio
+import logging
+
+
+class Capture(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def emit(self, record):
+        self.seen.append(record.getMessage())
+
+
+def captured():
+    capture = Capture()
+    logging.getLogger("asyncio").addHandler(capture)
+    return capture
+"""
+SOURCE_LINE_READS = {
+    "source-traceback": f"""
+        async def tool() -> list:
+            capture = captured()
+            asyncio.get_running_loop().call_exception_handler({{"message": "m", "source_traceback": {FRAMES}}})
+            return capture.seen
+        """,
+    "handle-traceback": f"""
+        async def tool() -> list:
+            capture = captured()
+            asyncio.get_running_loop().call_exception_handler({{"message": "m", "handle_traceback": {FRAMES}}})
+            return capture.seen
+        """,
+    "default-handler": f"""
+        async def tool() -> list:
+            capture = captured()
+            asyncio.get_running_loop().default_exception_handler({{"message": "m", "source_traceback": {FRAMES}}})
+            return capture.seen
+        """,
+    "from-the-loop": f"""
+        async def tool() -> list:
+            capture = captured()
+            loop = asyncio.get_running_loop()
+            loop.call_soon(loop.call_exception_handler, {{"message": "m", "source_traceback": {FRAMES}}})
+            await asyncio.sleep(0)
+            return capture.seen
+        """,
+    "sync-new-loop": f"""
+        def tool() -> list:
+            capture = captured()
+            loop = asyncio.new_event_loop()
+            loop.call_exception_handler({{"message": "m", "handle_traceback": {FRAMES}}})
+            loop.close()
+            return capture.seen
+        """,
+}
+
+
+@pytest.mark.parametrize("body", SOURCE_LINE_READS.values(), ids=SOURCE_LINE_READS.keys())
+def test_a_stack_the_tool_names_reads_no_file_of_the_jail(rt: Runtime, body: str) -> None:
+    result = attack(rt, textwrap.dedent(body) + CAPTURE)  # the entry is the first function
+    assert result.success, result.error
+    text = "\n".join(result.output)
+    for name, first_line in FILES.items():
+        assert f'File "{name}", line 1' in text, text  # the handler formatted the frame
+        assert first_line not in text, text  # without reading the file
+
+
+def test_an_uncaught_handler_context_logs_no_line_of_a_file(rt: Runtime) -> None:
+    source = f"""
+        import asyncio
+
+        def tool() -> int:
+            asyncio.new_event_loop().call_exception_handler({{"message": "m", "source_traceback": {FRAMES}}})
+            return 1
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert 'File "/proc/self/status", line 1' in result.logs, result.logs
+    assert not any(first_line in result.logs for first_line in FILES.values()), result.logs
+
+
+def test_the_tools_own_lines_still_show_in_what_it_logs(rt: Runtime) -> None:
+    source = """
+        import logging
+
+        def tool() -> int:
+            try:
+                1 / 0
+            except ZeroDivisionError:
+                logging.getLogger("t").exception("failed")
+            return 1
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert "1 / 0" in result.logs, result.logs
