@@ -20,8 +20,8 @@ from sandbox.language.copy_protocol import close_copied_specials, close_copy_rec
 from sandbox.language.enum_wall import install_enum_hook
 from sandbox.language.modules import import_view
 from sandbox.language.rules import TOOL_MODULE_NAME
-from sandbox.language.source_lines import install_source_lines_hook
 from sandbox.language.scratch_files import open_file
+from sandbox.language.source_lines import install_source_lines_hook
 
 _PLAIN_BUILTINS = [
     "None",
