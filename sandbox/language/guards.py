@@ -71,12 +71,35 @@ def guarded_getattr(obj: Any, name: str, *default: Any) -> Any:
         return _special_attribute(obj, name, default)
     if name == "obj" and isinstance(obj, AttributeError):
         return _failed_lookup_target(obj)
+    if name in DICT_STORAGE_METHODS and isinstance(obj, type) and _owner(obj.__mro__, name) is dict:
+        return _as_the_mappings_own(getattr(obj, name), name)
     rule = CACHED_RULES.get(type(obj), NOT_LOOKED_UP)
     if rule is not None:
         rule = resolve_rule(obj, rule)
         if rule is not None:
             return _not_a_module(rule.attribute(obj, name, default), name)
     return _not_a_module(getattr(obj, name, *default), name)
+
+
+DICT_STORAGE_METHODS = frozenset({"get", "setdefault", "pop", "popitem", "values", "items", "update"})
+"""``dict``'s methods that read or write a dict's own storage, past what a subclass defines."""
+
+
+def _as_the_mappings_own(method: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``dict.get`` and the rest read unbound (``dict.get(d, k)``, ``Counter.values(d)``): on a library's
+    dict subclass, that class's own method. ``context.state`` keeps a value it has not read from the
+    host as a placeholder in its storage, which the unbound ``dict`` methods handed tool code (and
+    an ``update`` there was lost); on a dict, or one of the tool's own classes, they are ``dict``'s."""
+
+    def call(mapping: Any, *args: Any, **kwargs: Any) -> Any:
+        kind = type(mapping)
+        if isinstance(mapping, dict) and kind is not dict and not is_tool_class(kind):
+            return getattr(kind, name)(mapping, *args, **kwargs)
+        return method(mapping, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = method.__doc__
+    return call
 
 
 def _special_attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:

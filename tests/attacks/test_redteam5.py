@@ -5,7 +5,12 @@ What got through, each with several spellings:
   ``handle_traceback`` with ``traceback.format_list``, whose ``linecache`` read every line the
   tool named from any file of the jail (``/proc/self/status``, toolpen's own code, ``os.py``
   found through ``sys.path``) into the text it logs: ``linecache`` reads no file under the
-  language wall now (``sandbox/language/source_lines.py``).
+  language wall now (``sandbox/language/source_lines.py``);
+- ``context.state`` keeps a large value it has not read from the host as a placeholder in its
+  dict storage: ``dict``'s own methods read unbound (``dict.get(context.state, k)``, ``values``,
+  ``items``, ``setdefault``, ``pop``, through ``getattr``, ``type({})``, ``Counter`` or a
+  subclass) handed tool code the placeholder (its class too), and ``dict.update`` there was lost;
+  on a library's dict subclass they are that class's own methods now (``guards.py``).
 """
 
 from __future__ import annotations
@@ -121,3 +126,50 @@ def test_the_tools_own_lines_still_show_in_what_it_logs(rt: Runtime) -> None:
     result = attack(rt, source)
     assert result.success, result.error
     assert "1 / 0" in result.logs, result.logs
+
+
+BIG = "x" * 20_000
+"""Over the size from which a value stays in the host until the tool reads it (``LAZY_FROM``)."""
+SEED = "def seed() -> int:\n    context.state['big'] = 'x' * 20_000\n    return 1\n"
+UNBOUND_READS = {
+    "get": "dict.get(context.state, 'big')",
+    "getattr": "getattr(dict, 'get')(context.state, 'big')",
+    "type-of-a-dict": "type({}).get(context.state, 'big')",
+    "values": "list(dict.values(context.state))[0]",
+    "items": "list(dict.items(context.state))[0][1]",
+    "setdefault": "dict.setdefault(context.state, 'big', 0)",
+    "counter": "collections.Counter.get(context.state, 'big')",
+    "own-subclass": "Mine.get(context.state, 'big')",
+    "map": "list(map(dict.get, [context.state], ['big']))[0]",
+    "pop": "dict.pop(context.state, 'big')",
+}
+
+
+@pytest.mark.parametrize("read", UNBOUND_READS.values(), ids=UNBOUND_READS.keys())
+def test_a_value_left_in_the_host_is_never_a_placeholder_for_the_tool(rt: Runtime, read: str) -> None:
+    rt.add_tool(SEED, replace=True)
+    session = f"lazy-{abs(hash(read))}"
+    assert rt.call("seed", {}, session_id=session).success
+    source = f"""
+        import collections
+
+        class Mine(dict):
+            pass
+
+        def tool() -> list:
+            value = {read}
+            return [type(value).__name__, value == {BIG!r}]
+        """
+    tool = rt.add_tool(textwrap.dedent(source), "tool", replace=True)
+    result = rt.call(tool.name, {}, session_id=session)
+    assert result.success, result.error
+    assert result.output == ["str", True]
+
+
+def test_a_write_through_dicts_own_update_is_kept(rt: Runtime) -> None:
+    rt.add_tool(SEED, replace=True)
+    assert rt.call("seed", {}, session_id="lazy-update").success
+    source = "def tool() -> int:\n    dict.update(context.state, {'big': 'new'})\n    return 1\n"
+    assert rt.call(rt.add_tool(source, replace=True).name, {}, session_id="lazy-update").success
+    read = rt.add_tool("def read() -> str:\n    return context.state['big']\n", replace=True)
+    assert rt.call(read.name, {}, session_id="lazy-update").output == "new"
