@@ -50,25 +50,21 @@ def captured():
     logging.getLogger("asyncio").addHandler(capture)
     return capture
 """
+RUNNING_LOOP_CALL = """
+        async def tool() -> list:
+            capture = captured()
+            asyncio.get_running_loop().{call}({{"message": "m", "{key}": {frames}}})
+            return capture.seen
+        """
 SOURCE_LINE_READS = {
-    "source-traceback": f"""
-        async def tool() -> list:
-            capture = captured()
-            asyncio.get_running_loop().call_exception_handler({{"message": "m", "source_traceback": {FRAMES}}})
-            return capture.seen
-        """,
-    "handle-traceback": f"""
-        async def tool() -> list:
-            capture = captured()
-            asyncio.get_running_loop().call_exception_handler({{"message": "m", "handle_traceback": {FRAMES}}})
-            return capture.seen
-        """,
-    "default-handler": f"""
-        async def tool() -> list:
-            capture = captured()
-            asyncio.get_running_loop().default_exception_handler({{"message": "m", "source_traceback": {FRAMES}}})
-            return capture.seen
-        """,
+    **{
+        f"{call}-{key}": RUNNING_LOOP_CALL.format(call=call, key=key, frames=FRAMES)
+        for call, key in (
+            ("call_exception_handler", "source_traceback"),
+            ("call_exception_handler", "handle_traceback"),
+            ("default_exception_handler", "source_traceback"),
+        )
+    },
     "from-the-loop": f"""
         async def tool() -> list:
             capture = captured()
