@@ -169,3 +169,36 @@ def test_a_write_through_dicts_own_update_is_kept(rt: Runtime) -> None:
     assert rt.call(rt.add_tool(source, replace=True).name, {}, session_id="lazy-update").success
     read = rt.add_tool("def read() -> str:\n    return context.state['big']\n", replace=True)
     assert rt.call(read.name, {}, session_id="lazy-update").output == "new"
+
+
+def test_a_formatters_own_format_exception_gets_a_traceback_that_leads_nowhere(rt: Runtime) -> None:
+    source = """
+        import asyncio
+        import logging
+
+        async def tool() -> list:
+            seen = []
+
+            class Peek(logging.Formatter):
+                def formatException(self, ei):
+                    for name in ("tb_frame", "tb_next"):
+                        try:
+                            seen.append(getattr(ei[2], name))
+                        except Exception as refused:
+                            seen.append(type(refused).__name__)
+                    return "x"
+
+            class Format(logging.Handler):
+                def emit(self, record):
+                    self.format(record)
+
+            handler = Format()
+            handler.setFormatter(Peek())
+            logging.getLogger("asyncio").addHandler(handler)
+            asyncio.get_running_loop().call_soon(lambda: 1 / 0)  # the loop logs it with its traceback
+            await asyncio.sleep(0.01)
+            return seen
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == ["PolicyViolation", "PolicyViolation"]
