@@ -9,8 +9,8 @@ config every model defined later inherits), ``Part.model_fields["text"].default 
 ``Content.model_fields.clear()``, ``Part.model_rebuild(force=True)`` (or its v1 spelling
 ``update_forward_refs()``). So on such a class and its
 instances ``model_config``, ``model_fields`` and ``model_computed_fields`` are read-only copies
-(a ``MappingProxyType`` over copies of the ``FieldInfo``s: ``model_fields["text"].default`` reads as
-pydantic has it, and a write changes nothing shared) and ``model_rebuild`` / ``update_forward_refs`` are refused. A tool's own
+(a ``MappingProxyType`` over deep copies of the ``FieldInfo``s: ``model_fields["text"].default`` reads as
+pydantic has it, and a write, into its ``metadata`` list too, changes nothing shared) and ``model_rebuild`` / ``update_forward_refs`` are refused. A tool's own
 models (``class M(BaseModel)``, a subclass of ``Part`` too) are its own and as pydantic has them.
 """
 
@@ -38,8 +38,18 @@ def _attribute(obj: Any, name: str, default: tuple[Any, ...]) -> Any:
         refuse(f"pydantic: {name!r} of a library's model is not available in toolpen: {REFUSED[name]}")
     value = getattr(obj, name, *default)
     if name in READ_ONLY and isinstance(value, dict):
-        return types.MappingProxyType({key: copy.copy(item) for key, item in value.items()})
+        return types.MappingProxyType({key: _detached(item) for key, item in value.items()})
     return value
+
+
+def _detached(item: Any) -> Any:
+    """A copy of a config value or ``FieldInfo`` sharing nothing mutable with it: a shallow one shared
+    its ``metadata`` list and ``json_schema_extra`` dict (``model_fields["text"].metadata.append(...)``
+    reached every later read, and what a subclass inherits)."""
+    try:
+        return copy.deepcopy(item)
+    except Exception:  # noqa: BLE001 - a default deepcopy cannot copy: the shallow copy, as before
+        return copy.copy(item)
 
 
 _RULE = LibraryRule(_attribute, subclassable=True)

@@ -10,7 +10,9 @@ What got through, each with several spellings:
   dict storage: ``dict``'s own methods read unbound (``dict.get(context.state, k)``, ``values``,
   ``items``, ``setdefault``, ``pop``, through ``getattr``, ``type({})``, ``Counter`` or a
   subclass) handed tool code the placeholder (its class too), and ``dict.update`` there was lost;
-  on a library's dict subclass they are that class's own methods now (``guards.py``).
+  on a library's dict subclass they are that class's own methods now (``guards.py``);
+- the read-only copies of a library model's ``model_fields`` were shallow: each field's
+  ``metadata`` list was the class's own (``pydantic_classes.py`` copies deeply now).
 """
 
 from __future__ import annotations
@@ -202,3 +204,21 @@ def test_a_formatters_own_format_exception_gets_a_traceback_that_leads_nowhere(r
     result = attack(rt, source)
     assert result.success, result.error
     assert result.output == ["PolicyViolation", "PolicyViolation"]
+
+
+FIELD_METADATA_WRITES = {
+    "append": "Part.model_fields['text'].metadata.append('planted')",
+    "extend": "Part.model_fields['text'].metadata.extend(['planted'])",
+    "augmented": "field = Part.model_fields['text']\n    field.metadata += ['planted']",
+    "getattr": "getattr(Part.model_fields['text'], 'meta' + 'data').append('planted')",
+    "instance": "Part(text='t').model_fields['text'].metadata.append('planted')",
+    "type-of-instance": "type(Part(text='t')).model_fields['text'].metadata.insert(0, 'planted')",
+}
+
+
+@pytest.mark.parametrize("write", FIELD_METADATA_WRITES.values(), ids=FIELD_METADATA_WRITES.keys())
+def test_a_library_models_field_metadata_is_never_shared(rt: Runtime, write: str) -> None:
+    source = f"def tool() -> list:\n    {write}\n    return list(Part.model_fields['text'].metadata)\n"
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output == []
