@@ -4,8 +4,9 @@ CPU time is counted rather than wall time, so that the figures hold on a busy ma
 ``CALLS`` single-use calls of a trivial tool, one after another (``--threads 8``: eight callers
 at once, the load of issue 14's throughput goal), the CPU per call of the host
 process (``WorkerPool.run`` and its zygote-reading thread), of the zygote (forking, reaping)
-and of the workers (from the fork to their exit: the zygote's reaped children in
-``/proc/<zygote>/stat``), and the page faults per worker. A ready worker's own counters
+and of the workers (from the fork to their exit: the reaped children in ``/proc/<pid>/stat`` of the
+zygote and of its tool images, which fork their tools' workers; an image's own CPU counts with the
+zygote's), and the page faults per worker. A ready worker's own counters
 (``/proc/<worker>/stat``) give its faults before any job. Unjailed pools (``--no-jail``) need
 ``allow_weak_isolation``. ``--libraries`` warms a tool importing numpy and protobuf too (the
 ``ces`` extra), which the zygote then loads.
@@ -62,10 +63,28 @@ def stat(pid: int) -> list[int]:
     return [int(fields[i]) for i in (7, 11, 12, 8, 13, 14)]
 
 
-def ready_worker_faults(pool: WorkerPool, zygote: int) -> int:
-    """Minor page faults of a ready (idle) worker since its fork."""
-    time.sleep(0.5)
+def forkers(zygote: int) -> list[int]:
+    """The zygote and its tool images (its children that have children: an image keeps a ready worker)."""
     with open(f"/proc/{zygote}/task/{zygote}/children") as children:
+        pids = [int(pid) for pid in children.read().split()]
+    images = []
+    for pid in pids:
+        with open(f"/proc/{pid}/task/{pid}/children") as grandchildren:
+            if grandchildren.read().split():
+                images.append(pid)
+    return [zygote, *images]
+
+
+def forkers_stat(zygote: int) -> list[int]:
+    """``stat``'s fields summed over the zygote and its tool images (the images outlive the run)."""
+    return [sum(column) for column in zip(*(stat(pid) for pid in forkers(zygote)), strict=True)]
+
+
+def ready_worker_faults(pool: WorkerPool, zygote: int) -> int:
+    """Minor page faults of a ready (idle) worker since its fork: the tool image's, if the tool has one."""
+    time.sleep(0.5)
+    forker = forkers(zygote)[-1]
+    with open(f"/proc/{forker}/task/{forker}/children") as children:
         worker = int(children.read().split()[-1])
     return stat(worker)[0]
 
@@ -77,12 +96,15 @@ def forks(count: int, child: Callable[[], object]) -> tuple[float, float, float]
     for _ in range(count):
         pid = fork()  # as the zygote forks: without Python's at-fork handlers, then the reseed
         if pid == 0:
+            code = 1
             try:
                 reseed()
                 child()
+                code = 0
             finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
+                os._exit(code)
+        if os.waitpid(pid, 0)[1] != 0:  # a child that failed would measure nothing
+            raise RuntimeError("a floor child failed")
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     parent = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (parent.ru_utime + parent.ru_stime - self_before.ru_utime - self_before.ru_stime) / count
@@ -114,7 +136,7 @@ def floor(count: int, *, libraries: bool) -> None:
     rpc = RpcClient(socket.socketpair()[0])  # the no-op calls nothing through it
 
     def prepared() -> None:
-        prepare(rpc, base_vm=1 << 40)
+        prepare(rpc, base_vm=1 << 40, reuse=False)
 
     for label, child in (("fork, exit", lambda: None), ("fork, no-op call, exit", prepared)):
         parent, child_cpu, faults = forks(count, child)
@@ -150,7 +172,7 @@ def main() -> None:
         zygote = zygote_pid(pool)
         idle = ready_worker_faults(pool, zygote)
         host_before = resource.getrusage(resource.RUSAGE_SELF)
-        zygote_before = stat(zygote)
+        zygote_before = forkers_stat(zygote)
         started = time.perf_counter()
         callers = [
             threading.Thread(target=call_times, args=(pool, options.calls // options.threads))
@@ -163,7 +185,7 @@ def main() -> None:
         wall = time.perf_counter() - started
         time.sleep(0.5)  # the last workers exit and are reaped
         host_after = resource.getrusage(resource.RUSAGE_SELF)
-        zygote_after = stat(zygote)
+        zygote_after = forkers_stat(zygote)
     calls = options.calls // options.threads * options.threads
     host = (host_after.ru_utime + host_after.ru_stime - host_before.ru_utime - host_before.ru_stime) / calls
     delta = [after - before for after, before in zip(zygote_after, zygote_before, strict=True)]
@@ -172,12 +194,12 @@ def main() -> None:
     print(f"{f'single-use calls, {options.threads} at a time':<44} {calls:>8}")
     print(f"{'wall time per call (ms)':<44} {wall / calls * 1e3:8.2f}")
     print(f"{'CPU per call: host (ms)':<44} {host * 1e3:8.2f}")
-    print(f"{'CPU per call: zygote (ms)':<44} {zygote_cpu * 1e3:8.2f}")
+    print(f"{'CPU per call: zygote and images (ms)':<44} {zygote_cpu * 1e3:8.2f}")
     print(f"{'CPU per call: worker, fork to exit (ms)':<44} {workers_cpu * 1e3:8.2f}")
     print(f"{'CPU per call: all (ms)':<44} {(host + zygote_cpu + workers_cpu) * 1e3:8.2f}")
     print(f"{'page faults per worker, fork to exit':<44} {delta[3] / calls:8.0f}")
     print(f"{'page faults of a ready worker (before a job)':<44} {idle:8d}")
-    print(f"{'page faults per fork in the zygote':<44} {delta[0] / calls:8.1f}")
+    print(f"{'page faults per fork in the zygote, images':<44} {delta[0] / calls:8.1f}")
 
 
 if __name__ == "__main__":
