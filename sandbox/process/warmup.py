@@ -140,13 +140,17 @@ def warm_up_preparation() -> None:
     allocates (CPython counts them, then specializes the bytecode in place): done in each worker,
     every such write copies a page of the zygote; done here first, about 30 fewer per worker.
     """
-    done = Done(1)
-    streams = sys.stdout, sys.stderr  # a plain CPython call routes them to its log (plain.plain_globals)
     for frame in PREPARATION_FRAMES.values():
         for _ in range(SPECIALIZING_CALLS + 1):
-            reseed()
-            run_warm_up(decode(frame))
-            encode(done.encode())
+            _prepare_once(frame)
+
+
+def _prepare_once(frame: bytes) -> None:
+    """The idle worker's path once: the reseed, the no-op job of ``frame``, its done encoded."""
+    streams = sys.stdout, sys.stderr  # a plain CPython call routes them to its log (plain.plain_globals)
+    reseed()
+    run_warm_up(decode(frame))
+    encode(Done(1).encode())
     sys.stdout, sys.stderr = streams
 
 
@@ -197,16 +201,22 @@ def _load_common_time_zones() -> None:
             continue
 
 
-def settle() -> None:
+def settle(walls: str = "all") -> None:
     """Before the zygote forks: free the warm-up's garbage, hand the C heap's free pages back to the
-    system, and freeze what is left, so that workers share its pages and their collector skips it.
+    system, and freeze what is left, so that workers share its pages and their collector skips it;
+    then take the idle worker's path once more (its preparation for ``walls``, the mode its workers
+    prepare for).
 
     Frozen garbage would stay for good, and free pages would be counted in every worker's share
-    of the zygote's memory and copied into every worker's page tables.
+    of the zygote's memory and copied into every worker's page tables. The last pass leaves the
+    interpreter's caches (the type attribute cache, the bytecode's counters) as that path leaves
+    them: the collection and what ran since the warm-up evicted entries that each worker wrote
+    back, on pages it then copied (about 15-20 fewer per worker, ``bench_worker.py --floor``).
     """
     gc.collect()
     _LIBC.malloc_trim(0)
     gc.freeze()
+    _prepare_once(PREPARATION_FRAMES[walls])
 
 
 def modules_needed(source: str) -> set[str]:

@@ -218,14 +218,14 @@ class Zygote(ForkServer):
         self.image_sockets: dict[int, int] = {}  # number -> fd of each tool image's socket
         self.built: set[int] = set()  # the images whose module has run (their news said so)
         self.dropped: set[int] = set()  # the images the pool dropped: ending once their workers have
-        settle()
+        settle(self.preparing)
 
     def handle(self, message: dict[str, Any]) -> None:
         request = decode_for_zygote(message)
         if isinstance(request, Warm):
             self.preparing = "process" if request.walls == "process" else "all"
             loaded = warm(request.source, request.walls)
-            settle()  # what it loaded joins the warm heap
+            settle(self.preparing)  # what it loaded joins the warm heap
             self.control.send(encode(Warmed(loaded).encode()))
         elif isinstance(request, Image):
             self.start_image(request.number, request.job)
@@ -343,7 +343,7 @@ class ImageServer(ForkServer):
         control.send(encode(Imaged(0, error).encode()))
         if error is not None:
             raise SystemExit(1)
-        settle()
+        settle(self.preparing)
 
     def hung_up(self) -> None:
         """Dropped: exit once every worker has (each ends with its call, or at once when ready: the
