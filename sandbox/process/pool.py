@@ -53,6 +53,7 @@ class _Lane:
     image: int
     ready: ReadyStack[WorkerLink] = field(default_factory=ReadyStack)
     pending: int = 0  # forks asked for and not yet delivered
+    waiting: int = 0  # callers waiting for one of its workers: each has a fork of its own on its way
 
 
 @dataclass
@@ -410,24 +411,38 @@ class WorkerPool:
         worker = lane.ready.take_nowait()
         if worker is not None:
             return worker
-        # none ready and none on its way (a burst, or a nested tools.<name>() call while the
-        # caller holds one): fork one now rather than wait for a finished call's refill
-        if lane.pending <= 0:
+        # none ready and fewer on their way than callers waiting (a burst, or a nested
+        # tools.<name>() call while the caller holds one): fork one now rather than wait for a
+        # finished call's refill, or for a fork another waiting caller will take
+        if self._wait_on(lane, 1):
             self._request_forks(1, lane)
             if lane.image and (worker := self._main.ready.take_nowait()) is not None:
+                self._wait_on(lane, -1)
                 return worker  # a burst on one tool: a zygote's worker runs its whole source meanwhile
         rounds = 0
-        while (worker := lane.ready.take(TAKE_WAIT)) is None:
-            self._restart_dead_zygote()
-            if lane.image and lane.image not in self._image_lanes:  # its image was dropped
-                lane = self._main
-                continue
-            rounds += 1
-            # every fork counted is delivered (with its pidfd) unless the zygote died; should the
-            # count still be wrong, a caller waiting this long asks for one more rather than forever
-            if lane.pending <= 0 or rounds % HEAL_ROUNDS == 0:
-                self._request_forks(1, lane)
+        try:
+            while (worker := lane.ready.take(TAKE_WAIT)) is None:
+                self._restart_dead_zygote()
+                if lane.image and lane.image not in self._image_lanes:  # its image was dropped
+                    self._wait_on(lane, -1)
+                    lane = self._main
+                    self._wait_on(lane, 1)
+                    continue
+                rounds += 1
+                # every fork counted is delivered (with its pidfd) unless the zygote died; should the
+                # count still be wrong, a caller waiting this long asks for one more rather than forever
+                if self._wait_on(lane, 0) or rounds % HEAL_ROUNDS == 0:
+                    self._request_forks(1, lane)
+        finally:
+            self._wait_on(lane, -1)
         return worker
+
+    def _wait_on(self, lane: _Lane, change: int) -> bool:
+        """Count a caller starting (1) or ending (-1) its wait on ``lane``; whether fewer of its forks
+        are on their way than callers wait."""
+        with self._lock:
+            lane.waiting += change
+            return lane.pending < lane.waiting
 
     def _restart_dead_zygote(self) -> None:
         with self._lock:
