@@ -15,7 +15,7 @@ import asyncio
 import types
 from typing import Any
 
-from sandbox.common.event_loop import QuietEventLoop, run
+from sandbox.common.event_loop import QuietEventLoop, Runner, run
 
 _PROCESSES = "it starts processes, which a tool may not; call another tool with tools.<name>(...)"
 _NETWORK = "it opens network connections or servers; use ces_requests or tools.<name>(...)"
@@ -59,7 +59,6 @@ LEFT_OUT: dict[str, str] = {
         (
             "BaseEventLoop",
             "SelectorEventLoop",
-            "AbstractEventLoop",
             "AbstractEventLoopPolicy",
             "DefaultEventLoopPolicy",
             "get_event_loop_policy",
@@ -72,17 +71,13 @@ LEFT_OUT: dict[str, str] = {
 """Public members of ``asyncio`` the view leaves out, and why (said in the refusal)."""
 
 
-def Runner(*, debug: bool | None = None, loop_factory: Any = None) -> asyncio.Runner:  # noqa: N802 (asyncio's name)
-    """``asyncio.Runner``, on toolpen's event loop unless the tool gives a ``loop_factory`` of its own."""
-    return asyncio.Runner(debug=debug, loop_factory=loop_factory or QuietEventLoop)
-
-
 def new_event_loop() -> QuietEventLoop:
     """``asyncio.new_event_loop``: a new toolpen event loop."""
     return QuietEventLoop()
 
 
 REPLACED: dict[str, Any] = {"run": run, "Runner": Runner, "new_event_loop": new_event_loop}
+"""What the view gives in place of asyncio's own: the same, on toolpen's event loop (``Runner`` is a subclass)."""
 
 
 def members(name: str) -> dict[str, Any]:
