@@ -156,7 +156,7 @@ def checked_factory(loop_factory: Callable[[], Any] | None) -> Callable[[], Quie
     return factory
 
 
-class Runner(asyncio.Runner):
+class Runner(asyncio.Runner):  # type: ignore[misc]  # final in typeshed only: a subclass keeps isinstance true
     """``asyncio.Runner`` on toolpen's event loop; a ``loop_factory`` must return one (``checked_factory``)."""
 
     def __init__(self, *, debug: bool | None = None, loop_factory: Callable[[], Any] | None = None) -> None:
@@ -167,7 +167,10 @@ Runner.__module__ = asyncio.Runner.__module__
 
 
 def run(
-    coroutine: Coroutine[Any, Any, Any], *, debug: bool | None = None, loop_factory: Callable[[], Any] | None = None
+    coroutine: Coroutine[Any, Any, Any],
+    *,
+    debug: bool | None = None,
+    loop_factory: Callable[[], Any] | None = None,
 ) -> Any:
     """``asyncio.run`` on a ``QuietEventLoop``: run to the end, cancel what is left, close.
 

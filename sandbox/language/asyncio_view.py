@@ -2,7 +2,8 @@
 
 An ``async def`` tool runs as ``asyncio.run`` runs it, on ``QuietEventLoop``
 (``sandbox.common.event_loop``: CPython's base loop without I/O), and so do ``asyncio.run``,
-``Runner`` and ``new_event_loop`` called by the tool: ``sleep``, ``gather``, ``wait_for``,
+``Runner`` (``asyncio.Runner``'s subclass; a ``loop_factory`` must give toolpen's loop) and
+``new_event_loop`` called by the tool: ``sleep``, ``gather``, ``wait_for``,
 ``timeout``, ``TaskGroup``, ``Queue``, ``Lock``, ``Event`` and the rest are CPython's own. Left out:
 what starts processes or threads, opens connections, or replaces the loop process-wide
 (``LEFT_OUT``); the loop itself refuses its I/O methods. Tasks and coroutines are CPython's, and
