@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import sys
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, NoReturn
 
 NO_IO = "Operation not permitted: a tool's event loop has no I/O, threads or processes"
@@ -131,7 +132,51 @@ def install() -> None:
         asyncio.set_event_loop_policy(QuietEventLoopPolicy())
 
 
-def run(coroutine: Coroutine[Any, Any, Any], *, debug: bool | None = None) -> Any:
-    """``asyncio.run`` on a ``QuietEventLoop``: run to the end, cancel what is left, close."""
-    with asyncio.Runner(debug=debug, loop_factory=QuietEventLoop) as runner:
+NOT_TOOLPENS_LOOP = (
+    "loop_factory must return toolpen's event loop (asyncio.new_event_loop gives it, and is the default):"
+    " a loop of another class would run the tool's tasks outside it"
+)
+
+
+def checked_factory(loop_factory: Callable[[], Any] | None) -> Callable[[], QuietEventLoop]:
+    """``loop_factory`` for ``asyncio.Runner``, refusing at the first run any loop but a ``QuietEventLoop``.
+
+    A loop of the tool's own making (a subclass, or any object with the loop's methods) would be
+    handed the runner's tasks and CPython's own callbacks, and in debug mode the worker's stack.
+    """
+    if loop_factory is None or loop_factory is QuietEventLoop:
+        return QuietEventLoop
+
+    def factory() -> QuietEventLoop:
+        loop = loop_factory()
+        if type(loop) is not QuietEventLoop:
+            raise TypeError(f"{NOT_TOOLPENS_LOOP}; it returned a {type(loop).__name__}")
+        return loop
+
+    return factory
+
+
+class Runner(asyncio.Runner):  # type: ignore[misc]  # final in typeshed only: a subclass keeps isinstance true
+    """``asyncio.Runner`` on toolpen's event loop; a ``loop_factory`` must return one (``checked_factory``)."""
+
+    def __init__(self, *, debug: bool | None = None, loop_factory: Callable[[], Any] | None = None) -> None:
+        super().__init__(debug=debug, loop_factory=checked_factory(loop_factory))
+
+
+Runner.__module__ = asyncio.Runner.__module__
+
+
+def run(
+    coroutine: Coroutine[Any, Any, Any],
+    *,
+    debug: bool | None = None,
+    loop_factory: Callable[[], Any] | None = None,
+) -> Any:
+    """``asyncio.run`` on a ``QuietEventLoop``: run to the end, cancel what is left, close.
+
+    ``loop_factory`` as 3.12's ``asyncio.run`` takes it (3.11's has none, and refuses it as CPython does).
+    """
+    if loop_factory is not None and sys.version_info < (3, 12):
+        raise TypeError("run() got an unexpected keyword argument 'loop_factory'")
+    with Runner(debug=debug, loop_factory=loop_factory) as runner:
         return runner.run(coroutine)

@@ -2,7 +2,8 @@
 
 An ``async def`` tool runs as ``asyncio.run`` runs it, on ``QuietEventLoop``
 (``sandbox.common.event_loop``: CPython's base loop without I/O), and so do ``asyncio.run``,
-``Runner`` and ``new_event_loop`` called by the tool: ``sleep``, ``gather``, ``wait_for``,
+``Runner`` (``asyncio.Runner``'s subclass; a ``loop_factory`` must give toolpen's loop) and
+``new_event_loop`` called by the tool: ``sleep``, ``gather``, ``wait_for``,
 ``timeout``, ``TaskGroup``, ``Queue``, ``Lock``, ``Event`` and the rest are CPython's own. Left out:
 what starts processes or threads, opens connections, or replaces the loop process-wide
 (``LEFT_OUT``); the loop itself refuses its I/O methods. Tasks and coroutines are CPython's, and
@@ -15,7 +16,7 @@ import asyncio
 import types
 from typing import Any
 
-from sandbox.common.event_loop import QuietEventLoop, run
+from sandbox.common.event_loop import QuietEventLoop, Runner, run
 
 _PROCESSES = "it starts processes, which a tool may not; call another tool with tools.<name>(...)"
 _NETWORK = "it opens network connections or servers; use ces_requests or tools.<name>(...)"
@@ -59,7 +60,6 @@ LEFT_OUT: dict[str, str] = {
         (
             "BaseEventLoop",
             "SelectorEventLoop",
-            "AbstractEventLoop",
             "AbstractEventLoopPolicy",
             "DefaultEventLoopPolicy",
             "get_event_loop_policy",
@@ -72,17 +72,13 @@ LEFT_OUT: dict[str, str] = {
 """Public members of ``asyncio`` the view leaves out, and why (said in the refusal)."""
 
 
-def Runner(*, debug: bool | None = None, loop_factory: Any = None) -> asyncio.Runner:  # noqa: N802 (asyncio's name)
-    """``asyncio.Runner``, on toolpen's event loop unless the tool gives a ``loop_factory`` of its own."""
-    return asyncio.Runner(debug=debug, loop_factory=loop_factory or QuietEventLoop)
-
-
 def new_event_loop() -> QuietEventLoop:
     """``asyncio.new_event_loop``: a new toolpen event loop."""
     return QuietEventLoop()
 
 
 REPLACED: dict[str, Any] = {"run": run, "Runner": Runner, "new_event_loop": new_event_loop}
+"""What the view gives in place of asyncio's own: the same, on toolpen's event loop (``Runner`` is a subclass)."""
 
 
 def members(name: str) -> dict[str, Any]:

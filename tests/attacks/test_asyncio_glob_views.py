@@ -9,6 +9,8 @@ only what the call wrote in its scratch directory, never the host's files, and `
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from runtime import Runtime
@@ -75,12 +77,77 @@ LEFT_OUT = {
         "import asyncio\nasync def tool():\n    type(asyncio.get_running_loop()).run_in_executor = print\n"
     ),
     "queue-class-write": "import asyncio\ndef tool():\n    asyncio.Queue.maxsize = 3\n",
+    "runner-private": "import asyncio\ndef tool():\n    return getattr(asyncio.Runner(), '_' + 'loop')\n",
+    "runner-loop-internals": (
+        "import asyncio\ndef tool():\n    with asyncio.Runner() as runner:\n"
+        "        return getattr(runner.get_loop(), '_' + 'ready')\n"
+    ),
+    "runner-task-stack": (
+        "import asyncio\nasync def stack():\n    return asyncio.current_task().get_stack()\n"
+        "def tool():\n    with asyncio.Runner() as runner:\n        return runner.run(stack())\n"
+    ),
+    "runner-class-write": "import asyncio\ndef tool():\n    asyncio.Runner.run = print\n",
+    "abstract-loop-class-write": "import asyncio\ndef tool():\n    asyncio.AbstractEventLoop.run_forever = print\n",
+    "base-loop": "import asyncio\ndef tool():\n    return asyncio.BaseEventLoop\n",
 }
 
 
 @pytest.mark.parametrize("source", LEFT_OUT.values(), ids=LEFT_OUT.keys())
 def test_what_the_asyncio_view_leaves_out_is_refused(rt: Runtime, source: str) -> None:
     assert_refused_when_added_or_called(rt, source)
+
+
+FOREIGN_LOOPS = {
+    "object": "Fake",
+    "lambda": "lambda: Fake()",
+    "subclass": "Mine",
+    "subclass-instance": "lambda: Mine()",
+    "instance-method": "Fake().get_debug",
+}
+
+
+@pytest.mark.parametrize("factory", FOREIGN_LOOPS.values(), ids=FOREIGN_LOOPS.keys())
+@pytest.mark.parametrize("runs", ["runner", "run"])
+def test_a_loop_factory_gives_only_toolpens_loop(rt: Runtime, factory: str, runs: str) -> None:
+    # a loop of the tool's making would be handed the runner's tasks, and in debug mode the worker's stack
+    if runs == "run" and sys.version_info < (3, 12):
+        pytest.skip("3.11's asyncio.run takes no loop_factory")
+    call = {
+        "runner": f"with asyncio.Runner(debug=True, loop_factory={factory}) as runner:\n                    runner.run(coroutine)",
+        "run": f"asyncio.run(coroutine, debug=True, loop_factory={factory})",
+    }[runs]
+    source = f"""
+        import asyncio
+
+        class Fake:
+            def get_debug(self):
+                return True
+
+            def set_debug(self, enabled):
+                pass
+
+            def create_task(self, coroutine, **options):
+                return coroutine
+
+            def run_until_complete(self, what):
+                return repr(what)
+
+        class Mine(type(asyncio.new_event_loop())):
+            def get_debug(self):
+                return True
+
+        def tool() -> str:
+            coroutine = asyncio.sleep(0)
+            try:
+                {call}
+            except TypeError as refused:
+                coroutine.close()
+                return str(refused)
+            return "reached"
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert result.output.startswith("loop_factory must return toolpen's event loop"), result.output
 
 
 def test_a_sync_tool_cannot_run_a_loop_in_debug_mode(rt: Runtime) -> None:
