@@ -21,7 +21,7 @@ from runtime._callbacks import Hook
 from runtime._calls import Invocation, Outcome
 from runtime._registry import EndpointTool, PythonTool, Registry, Tool
 from runtime._state import NO_CHANGE, StateDelta
-from runtime._state_view import StateView
+from runtime._state_view import StateView, StepReads
 from sandbox.common.errors import (
     BudgetExceeded,
     OutputTooLarge,
@@ -248,10 +248,14 @@ class Executor:
             raise Timeout("the call's deadline passed before this step could start")
         limits = limits.within(remaining)
 
+        state: StateView = snapshot["state"]
+        reads = StepReads(state)
+
         def answer(target: str, method: str, params: dict[str, Any]) -> Any:
+            if target == "state" and method == "read":
+                return reads.read(params.get("keys"))
             return self._answer_rpc(target, method, params, snapshot, invocation)
 
-        state: StateView = snapshot["state"]
         context = {name: value for name, value in snapshot.items() if name != "state"}
         context.update(state.for_worker())
         job = replace(call, context=context, walls=self.walls, environment=self.environment)
@@ -271,8 +275,6 @@ class Executor:
             return self.broker.handle(params, budget=invocation.http_budget, deadline=deadline)
         if target == "tools" and method == "call":
             return self._nested_call(params, snapshot, invocation)
-        if target == "state" and method == "read":
-            return snapshot["state"].read(params.get("keys"))
         if target == "context" and method == "events":
             return snapshot["events"] if "events" in snapshot else invocation.events()
         raise PolicyViolation(f"unknown host service {target}.{method}")

@@ -2,18 +2,25 @@
 
 A worker is sent the small values and only the keys and sizes of the large ones (``LAZY_FROM``
 bytes of JSON and more); it reads a large value over its RPC channel (``state.read``, answered
-by :meth:`StateView.read`) the first time tool code reads that key, so a call that leaves a
+by :class:`StepReads`) the first time tool code reads that key, so a call that leaves a
 large value alone never moves it (``sandbox/bridges/proxies.py``, ``State``). The state's size
 (``limits.state_size``) is kept from the per-key sizes the store keeps: a call changes it by
 what it sets and deletes, and the whole state is not encoded to check it.
+
+A worker is sent each value at most once (``StepReads``): a worker's ``State`` reads a key once,
+so a second request for it is a forged one (``walls="process"``), refused without encoding the
+value again. What a step's worker is sent is then at most the state's size, however many reads
+it sends, concurrent ones included.
 
 Plain Python only: the call path imports this module.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
+from sandbox.common.errors import ProtocolBroken
 from sandbox.common.state_delta import StateDelta, entry_size, json_size, state_json_size
 
 LAZY_FROM = 16 * 1024
@@ -77,12 +84,6 @@ class StateView:
             return False  # small whatever its characters: not measured
         return self.size_of(key) >= LAZY_FROM
 
-    def read(self, keys: Any) -> dict[str, Any]:
-        """The values of ``keys`` (a worker's ``state.read``); keys the state lacks are left out."""
-        if not isinstance(keys, list):
-            return {}
-        return {key: self.values[key] for key in keys if isinstance(key, str) and key in self.values}
-
     def size_after(self, delta: StateDelta) -> int:
         """The compact JSON size of the state ``delta`` leaves: this one's, less the entries it
         changes, plus their new ones."""
@@ -104,3 +105,28 @@ class StateView:
         for key in (*delta.set, *delta.deleted):
             sizes.pop(key, None)
         return StateView(delta.apply_to(self.values), sizes)
+
+
+class StepReads:
+    """A worker's ``state.read`` requests in one step of a call, answered from ``view``: each
+    key's value is sent at most once; a key asked for again is a ``protocol`` error."""
+
+    __slots__ = ("_view", "_sent", "_lock")
+
+    def __init__(self, view: StateView) -> None:
+        self._view = view
+        self._sent: set[str] = set()
+        self._lock = threading.Lock()  # the pool answers concurrent requests in threads
+
+    def read(self, keys: Any) -> dict[str, Any]:
+        """The values of ``keys``; keys the state lacks are left out."""
+        if not isinstance(keys, list):
+            return {}
+        values = self._view.values
+        wanted = [key for key in keys if isinstance(key, str) and key in values]
+        with self._lock:
+            for key in wanted:  # a key twice in one request too
+                if key in self._sent:
+                    raise ProtocolBroken(f"the worker asked again for context.state[{key!r}], sent already")
+                self._sent.add(key)
+        return {key: values[key] for key in wanted}

@@ -315,11 +315,13 @@ def state_size_after(state: State, delta: dict[str, Any]) -> int:
 
 
 def apply_state_delta(state: State, delta: dict[str, Any]) -> None:
-    """Take in a nested tool's changes as if this tool had made them."""
+    """Take in a nested tool's changes as if this tool had made them (a key it deleted that
+    this tool never read is dropped unread: its value is not fetched)."""
     for key, value in (delta.get("set") or {}).items():
         state[key] = value
     for key in delta.get("deleted") or ():
-        state.pop(key, None)
+        if dict.__contains__(state, key):
+            del state[key]
 
 
 class Context:

@@ -1,7 +1,8 @@
 """Red team 5 (issue 36): lazy session state under walls="process", where tool code has its worker's socket.
 
 A ``state.read`` the tool sends itself, naming another session, another user's keys or keys it
-does not have, reads only the call's own state; a ``done`` the tool writes itself cannot set a
+does not have, reads only the call's own state, and each value at most once however many
+reads it sends (eight at once included): what the host encodes for it is at most the state; a ``done`` the tool writes itself cannot set a
 value over ``state_value_size`` nor leave a state over ``state_size``, however it mixes sets and
 deletes; the host checks each, whatever the worker said.
 """
@@ -20,6 +21,18 @@ READ = """
 def read(params: dict) -> object:
     got = object.__getattribute__(tools, "_rpc")("state", "read", params)
     return {key: len(value) if isinstance(value, str) else value for key, value in got.items()}
+"""
+REREAD = """
+def reread(again: int) -> dict:
+    rpc, start = object.__getattribute__(tools, "_rpc"), object.__getattribute__(async_tools, "_start")
+    waits = [start("state", "read", {"keys": ["big"]}) for _ in range(8)]
+    sent, refused = 0, []
+    for wait in [*waits, *[lambda: rpc("state", "read", {"keys": ["big", "big"]})] * again]:
+        try:
+            sent += len(wait().get("big", ""))
+        except Exception as error:
+            refused.append(getattr(error, "kind", type(error).__name__))
+    return {"sent": sent, "refused": refused}
 """
 FORGE = """
 import json, os, stat, struct, time
@@ -45,7 +58,7 @@ def _socket(fd):
 def rt() -> Any:
     limits = Limits(state_size=100_000, state_value_size=50_000)
     with Runtime(store="memory://", walls="process", limits=limits) as runtime:
-        for source in (SEED, READ, FORGE):
+        for source in (SEED, READ, REREAD, FORGE):
             runtime.add_tool(source)
         assert runtime.call("seed", {"n": 1}, session_id="a", user_id="u1").success
         assert runtime.call("seed", {"n": 2}, session_id="b", user_id="u2").success
@@ -67,6 +80,16 @@ def test_a_forged_state_read_reads_only_the_calls_own_state(
     result = rt.call("read", {"params": params}, session_id="b", user_id="u2")
     assert result.success, result.error
     assert result.output == expected
+
+
+def test_a_value_is_sent_once_per_call_however_often_it_is_asked_for(rt: Runtime) -> None:
+    """The host's work follows what the call reads: eight concurrent reads of a 20 kB value and
+    20 more asking for it twice each bring its bytes once, the other requests refused."""
+    result = rt.call("reread", {"again": 20}, session_id="b", user_id="u2")
+    assert result.success, result.error
+    assert result.output == {"sent": 20000, "refused": ["protocol"] * 27}
+    again = rt.call("read", {"params": {"keys": ["big"]}}, session_id="b", user_id="u2")
+    assert again.output == {"big": 20000}  # the next call is sent it again
 
 
 DELTAS = {

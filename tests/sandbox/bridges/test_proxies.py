@@ -134,6 +134,31 @@ def test_nested_tools_see_current_state_and_their_delta_is_applied(pool):
     assert done.state_delta.to_dict() == {"set": {"mine": "x", "from_nested": 1}, "deleted": ["old"]}
 
 
+def test_a_nested_tools_delete_of_a_value_never_read_does_not_fetch_it(pool):
+    """A large value left in the host and deleted by a nested tool is dropped unread: the host
+    gets the ``tools.call`` and no ``state.read`` (issue 36)."""
+    asked: list[tuple[str, str]] = []
+
+    def host(target: str, method: str, params: dict[str, Any]) -> Any:
+        asked.append((target, method))
+        return {"output": 1, "state_delta": {"set": {}, "deleted": ["big", "gone"]}}
+
+    done = run(
+        pool,
+        """
+        def outer() -> list:
+            tools.inner({})
+            return sorted(context.state)
+        """,
+        context={"state": {"big": None, "small": 1}, "lazy_state": {"big": 20_000}},
+        rpc=host,
+    )
+    assert done.error is None, done.error
+    assert asked == [("tools", "call")]
+    assert done.output == ["small"]
+    assert done.state_delta.to_dict() == {"set": {}, "deleted": ["big"]}
+
+
 def test_a_failing_nested_tool_can_be_caught(pool):
     def host(target: str, method: str, params: dict[str, Any]) -> Any:
         raise BudgetExceeded("too many nested calls")
