@@ -99,6 +99,8 @@ class QuietEventLoop(asyncio.BaseEventLoop):
     """CPython's base event loop, waiting on timers only (the module docstring)."""
 
     def __init__(self) -> None:
+        if type(self) is not QuietEventLoop:
+            raise TypeError(NOT_A_SUBCLASS)
         self._selector = None  # BaseEventLoop's __init__ asks for debug mode (PYTHONASYNCIODEBUG): off here
         super().__init__()
         self._selector = _NoSelector()
@@ -124,6 +126,22 @@ class QuietEventLoopPolicy(asyncio.DefaultEventLoopPolicy):
     """asyncio's default policy, creating ``QuietEventLoop``."""
 
     _loop_factory = QuietEventLoop
+
+
+NOT_A_SUBCLASS = (
+    "toolpen's event loop is not subclassed: a loop of the tool's making would be handed asyncio's callbacks,"
+    " and in debug mode the worker's stack; use asyncio.new_event_loop() as it is"
+)
+NOT_TOOLPENS = (
+    "loop must be toolpen's event loop (asyncio.get_running_loop() or new_event_loop() give it) or left out"
+)
+
+
+def toolpens_loop(loop: Any, where: str) -> Any:
+    """``loop`` if it is toolpen's (or None, for the running one), else a ``TypeError`` saying what to pass."""
+    if loop is None or type(loop) is QuietEventLoop:
+        return loop
+    raise TypeError(f"{where}: {NOT_TOOLPENS}; it was a {type(loop).__name__}")
 
 
 def install() -> None:

@@ -17,6 +17,7 @@ import types
 from typing import Any
 
 from sandbox.common.event_loop import QuietEventLoop, Runner, run
+from sandbox.language.asyncio_loops import CHECKED
 
 _PROCESSES = "it starts processes, which a tool may not; call another tool with tools.<name>(...)"
 _NETWORK = "it opens network connections or servers; use ces_requests or tools.<name>(...)"
@@ -77,8 +78,9 @@ def new_event_loop() -> QuietEventLoop:
     return QuietEventLoop()
 
 
-REPLACED: dict[str, Any] = {"run": run, "Runner": Runner, "new_event_loop": new_event_loop}
-"""What the view gives in place of asyncio's own: the same, on toolpen's event loop (``Runner`` is a subclass)."""
+REPLACED: dict[str, Any] = {"run": run, "Runner": Runner, "new_event_loop": new_event_loop, **CHECKED}
+"""What the view gives in place of asyncio's own: the same, on toolpen's event loop only (``Runner``, ``Future``,
+``Task`` and the handles are subclasses, ``asyncio_loops``)."""
 
 
 def members(name: str) -> dict[str, Any]:

@@ -147,7 +147,10 @@ def test_a_loop_factory_gives_only_toolpens_loop(rt: Runtime, factory: str, runs
         """
     result = attack(rt, source)
     assert result.success, result.error
-    assert result.output.startswith("loop_factory must return toolpen's event loop"), result.output
+    # a subclass of toolpen's loop is refused as it is made, before the factory's check
+    assert result.output.startswith(
+        ("loop_factory must return toolpen's event loop", "toolpen's event loop is not")
+    ), result.output
 
 
 def test_a_sync_tool_cannot_run_a_loop_in_debug_mode(rt: Runtime) -> None:
@@ -217,3 +220,73 @@ def test_what_the_glob_view_leaves_out_is_refused(rt: Runtime, source: str) -> N
         assert not result.success and "dir_fd" in result.error.message
         return
     assert_refused_when_added_or_called(rt, source)
+
+
+TOOL_LOOPS = {
+    "future-keyword": "asyncio.Future(loop=Fake())",
+    "task-keyword": "asyncio.Task(asyncio.sleep(0), loop=Fake())",
+    "handle-positional": "asyncio.Handle(print, (), Fake())",
+    "timer-handle-positional": "asyncio.TimerHandle(0.0, print, (), Fake())",
+    "ensure-future": "asyncio.ensure_future(asyncio.sleep(0), loop=Fake())",
+    "own-future-super-init": "Own()",
+    "loop-subclass": "Mine().create_future()",
+    "get-loop-override": "Theirs",
+    "get-loop-written": "setattr(Own, 'get_loop', Fake)",
+}
+
+
+@pytest.mark.parametrize("make", TOOL_LOOPS.values(), ids=TOOL_LOOPS.keys())
+def test_asyncio_takes_no_loop_of_the_tools_making(rt: Runtime, make: str) -> None:
+    # a loop whose get_debug() says yes would be handed the worker's stack by the future's report
+    source = f"""
+        import asyncio
+
+        seen = []
+
+        class Fake:
+            def get_debug(self):
+                return True
+
+            def call_exception_handler(self, context):
+                seen.append(repr(context))
+
+            def call_soon(self, *args, **options):
+                pass
+
+        class Own(asyncio.Future):
+            def __init__(self):
+                super().__init__(loop=Fake())
+
+        class Mine(type(asyncio.new_event_loop())):
+            def get_debug(self):
+                return True
+
+        async def tool() -> str:
+            try:
+                class Theirs(asyncio.Future):
+                    def get_loop(self):
+                        return Fake()
+
+                made = {make}
+            except TypeError as refused:
+                return str(refused)
+            return repr(made) + repr(seen)
+        """
+    result = attack(rt, source)
+    assert result.success, result.error
+    assert "toolpen's" in result.output and "FrameSummary" not in result.output, result.output
+
+
+def test_the_views_future_and_task_are_cpythons_for_isinstance(rt: Runtime) -> None:
+    source = """
+        import asyncio
+
+        async def tool() -> list:
+            loop = asyncio.get_running_loop()
+            task = asyncio.current_task()
+            return [isinstance(loop.create_future(), asyncio.Future), isinstance(task, asyncio.Task),
+                    isinstance(task, asyncio.Future), issubclass(asyncio.Task, asyncio.Future),
+                    asyncio.isfuture(asyncio.Future())]
+        """
+    result = attack(rt, source)
+    assert result.success and result.output == [True] * 5, result
