@@ -14,6 +14,7 @@ import asyncio
 from typing import Any
 
 from sandbox.common.event_loop import toolpens_loop
+from sandbox.language.library_rules import TYPE_STAND_INS
 
 _GET_LOOP = (
     "a Future's get_loop() gives the loop asyncio builds on (gather, shield...): it is toolpen's, and may not be"
@@ -97,3 +98,14 @@ CHECKED: dict[str, Any] = {
 
 for _member in CHECKED.values():
     _member.__module__ = "asyncio"
+
+TYPE_STAND_INS.update(
+    {
+        asyncio.Future: Future,
+        asyncio.Task: Task,
+        asyncio.Handle: Handle,
+        asyncio.TimerHandle: TimerHandle,
+        asyncio.tasks._GatheringFuture: Future,  # type: ignore[attr-defined]  # gather's, built on a given loop
+    }
+)
+"""``type(x)`` and ``x.__class__`` of CPython's futures, tasks and handles answer the checked classes."""
