@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import sys
 import time
 from collections.abc import Callable, Coroutine
@@ -118,8 +119,23 @@ class QuietEventLoop(asyncio.BaseEventLoop):
         super().set_debug(False)
 
 
+def _own_only(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def on_toolpens_loop(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if type(self) is not QuietEventLoop:
+            raise TypeError(NOT_A_SUBCLASS)
+        return method(self, *args, **kwargs)
+
+    return on_toolpens_loop
+
+
 for _name in REFUSED:
     setattr(QuietEventLoop, _name, _refused(_name))
+for _name in dir(asyncio.BaseEventLoop):
+    # called unbound on an object of the tool's making, CPython's methods would build futures and handles on it
+    _method = getattr(QuietEventLoop, _name)
+    if not _name.startswith("_") and _name not in REFUSED and callable(_method):
+        setattr(QuietEventLoop, _name, _own_only(_method))
 
 
 class QuietEventLoopPolicy(asyncio.DefaultEventLoopPolicy):
@@ -129,7 +145,8 @@ class QuietEventLoopPolicy(asyncio.DefaultEventLoopPolicy):
 
 
 NOT_A_SUBCLASS = (
-    "toolpen's event loop is not subclassed: a loop of the tool's making would be handed asyncio's callbacks,"
+    "toolpen's event loop is not subclassed nor stood in for: a loop of the tool's making would be handed"
+    " asyncio's futures and callbacks,"
     " and in debug mode the worker's stack; use asyncio.new_event_loop() as it is"
 )
 NOT_TOOLPENS = (

@@ -11,6 +11,7 @@ stay CPython's classes for ``isinstance``.
 from __future__ import annotations
 
 import asyncio
+import types
 from typing import Any
 
 from sandbox.common.event_loop import toolpens_loop
@@ -20,6 +21,20 @@ _GET_LOOP = (
     "a Future's get_loop() gives the loop asyncio builds on (gather, shield...): it is toolpen's, and may not be"
     " overridden; keep the future's own loop"
 )
+
+
+class _PinnedGetLoop:
+    """``get_loop`` of the view's futures and their subclasses: CPython's, and neither an instance's nor a base's."""
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        return (
+            asyncio.Future.get_loop
+            if instance is None
+            else types.MethodType(asyncio.Future.get_loop, instance)
+        )
+
+    def __set__(self, instance: Any, value: Any) -> None:
+        raise TypeError(_GET_LOOP)
 
 
 class _ViewClass(type):
@@ -39,6 +54,10 @@ class _ViewClass(type):
             cls.cpython, "get_loop", None
         ):
             raise TypeError(_GET_LOOP)
+        if hasattr(cls.cpython, "get_loop"):
+            type.__setattr__(
+                cls, "get_loop", _PinnedGetLoop()
+            )  # first in the MRO, and above the instance's dict
 
     def __setattr__(cls, name: str, value: Any) -> None:
         if name == "get_loop":

@@ -223,24 +223,27 @@ def test_what_the_glob_view_leaves_out_is_refused(rt: Runtime, source: str) -> N
 
 
 TOOL_LOOPS = {
-    "future-keyword": "asyncio.Future(loop=Fake())",
+    "future-keyword": "failed(asyncio.Future(loop=Fake()))",
     "task-keyword": "asyncio.Task(asyncio.sleep(0), loop=Fake())",
     "handle-positional": "asyncio.Handle(print, (), Fake())",
     "timer-handle-positional": "asyncio.TimerHandle(0.0, print, (), Fake())",
     "ensure-future": "asyncio.ensure_future(asyncio.sleep(0), loop=Fake())",
-    "type-of-a-future": "type(asyncio.get_running_loop().create_future())(loop=Fake())",
+    "type-of-a-future": "failed(type(asyncio.get_running_loop().create_future())(loop=Fake()))",
     "class-of-a-task": "asyncio.current_task().__class__(asyncio.sleep(0), loop=Fake())",
     "type-of-a-handle": "type(asyncio.get_running_loop().call_soon(print))(print, (), Fake())",
-    "own-future-super-init": "Own()",
-    "loop-subclass": "Mine().create_future()",
-    "get-loop-override": "Theirs",
-    "get-loop-written": "setattr(Own, 'get_loop', Fake)",
+    "own-future-super-init": "failed(Own())",
+    "loop-subclass": "failed(Mine().create_future())",
+    "unbound-create-future": "failed(type(asyncio.get_running_loop()).create_future(Fake()))",
+    "unbound-create-task": "type(asyncio.get_running_loop()).create_task(Fake(), asyncio.sleep(0))",
+    "get-loop-written": "(setattr(Plain, 'get_loop', lambda self: Fake()), gathered(Plain()))",
+    "get-loop-of-an-instance": "gathered(with_get_loop(Plain()))",
+    "get-loop-of-a-base-written-later": "(setattr(Base, 'get_loop', lambda self: Fake()), gathered(Later()))",
 }
 
 
 @pytest.mark.parametrize("make", TOOL_LOOPS.values(), ids=TOOL_LOOPS.keys())
 def test_asyncio_takes_no_loop_of_the_tools_making(rt: Runtime, make: str) -> None:
-    # a loop whose get_debug() says yes would be handed the worker's stack by the future's report
+    # a loop whose get_debug() says yes would be handed the worker's stack by a future's or task's report
     source = f"""
         import asyncio
 
@@ -256,6 +259,11 @@ def test_asyncio_takes_no_loop_of_the_tools_making(rt: Runtime, make: str) -> No
             def call_soon(self, *args, **options):
                 pass
 
+            def _check_closed(self):
+                pass
+
+            _task_factory = None
+
         class Own(asyncio.Future):
             def __init__(self):
                 super().__init__(loop=Fake())
@@ -264,20 +272,57 @@ def test_asyncio_takes_no_loop_of_the_tools_making(rt: Runtime, make: str) -> No
             def get_debug(self):
                 return True
 
+            def call_exception_handler(self, context):
+                seen.append(repr(context))
+
+        class Plain(asyncio.Future):
+            pass
+
+        class Base:
+            pass
+
+        class Later(Base, asyncio.Future):
+            pass
+
         async def tool() -> str:
             try:
-                class Theirs(asyncio.Future):
-                    def get_loop(self):
-                        return Fake()
-
-                made = {make}
+                made = repr({make})
             except TypeError as refused:
-                return str(refused)
-            return repr(made) + repr(seen)
+                made = str(refused)
+            for _ in range(3):
+                await asyncio.sleep(0)
+            return made + repr(seen)
+
+        def with_get_loop(future):
+            future.get_loop = lambda: Fake()
+            return future
+
+        def failed(future):
+            future.set_exception(ValueError())
+
+        def gathered(future):
+            asyncio.gather(future)
+            future.set_exception(ValueError())
         """
     result = attack(rt, source)
     assert result.success, result.error
-    assert "toolpen's" in result.output and "FrameSummary" not in result.output, result.output
+    assert "FrameSummary" not in result.output and "created at" not in result.output, result.output
+
+
+def test_a_future_class_may_not_override_get_loop(rt: Runtime) -> None:
+    # gather builds its own future on the loop its first future's get_loop() gives
+    source = """
+        import asyncio
+
+        class Theirs(asyncio.Future):
+            def get_loop(self):
+                return None
+
+        def tool() -> int:
+            return 1
+        """
+    result = attack(rt, source)
+    assert not result.success and "may not be overridden" in result.error.message, result
 
 
 def test_the_views_future_and_task_are_cpythons_for_isinstance(rt: Runtime) -> None:
