@@ -11,6 +11,10 @@ I/O that cannot come; here the run fails at once, saying so. What would reach ou
 debug mode's process-wide coroutine tracking) fails with ``PermissionError`` (EPERM), as a jailed
 process's system calls do.
 
+Only the loop itself runs asyncio's futures and callbacks: it is not subclassed, and its methods
+that build on ``self`` refuse, called unbound, an object of the tool's making (a loop whose
+``get_debug()`` says yes would be handed the worker's stack; ``toolpens_loop`` checks a ``loop=``).
+
 ``install`` makes it what ``asyncio`` creates (``new_event_loop``, ``get_event_loop``, ``run``) in
 the worker; ``run`` is ``asyncio.run`` on it.
 """
@@ -119,6 +123,11 @@ class QuietEventLoop(asyncio.BaseEventLoop):
         super().set_debug(False)
 
 
+BUILDING_ON_SELF = ("create_future", "create_task", "call_at", "run_until_complete")
+"""The loop's public methods that build a future, task or handle on ``self`` (the others not refused go through
+``self``'s own methods): called unbound on an object of the tool's making, they refuse it."""
+
+
 def _own_only(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def on_toolpens_loop(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -131,11 +140,8 @@ def _own_only(method: Callable[..., Any]) -> Callable[..., Any]:
 
 for _name in REFUSED:
     setattr(QuietEventLoop, _name, _refused(_name))
-for _name in dir(asyncio.BaseEventLoop):
-    # called unbound on an object of the tool's making, CPython's methods would build futures and handles on it
-    _method = getattr(QuietEventLoop, _name)
-    if not _name.startswith("_") and _name not in REFUSED and callable(_method):
-        setattr(QuietEventLoop, _name, _own_only(_method))
+for _name in BUILDING_ON_SELF:
+    setattr(QuietEventLoop, _name, _own_only(getattr(QuietEventLoop, _name)))
 
 
 class QuietEventLoopPolicy(asyncio.DefaultEventLoopPolicy):
