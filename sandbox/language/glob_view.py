@@ -14,6 +14,7 @@ import types
 from typing import Any
 
 from sandbox.language import os_view
+from sandbox.language.rebound import rebound
 
 _OS_NAMES = ("curdir", "fspath", "fsencode", "scandir", "stat", "lstat")
 _OS = types.SimpleNamespace(
@@ -34,12 +35,7 @@ def _rebound() -> dict[str, Any]:
     namespace = dict(vars(glob), os=_OS)
     for name, value in vars(glob).items():
         if isinstance(value, types.FunctionType):
-            function = types.FunctionType(
-                value.__code__, namespace, name, value.__defaults__, value.__closure__
-            )
-            function.__kwdefaults__ = value.__kwdefaults__
-            function.__doc__ = value.__doc__
-            namespace[name] = function
+            namespace[name] = rebound(value, namespace)
     return namespace
 
 

@@ -11,13 +11,13 @@ class or function it names (``arming.py``).
 
 from __future__ import annotations
 
-import types
 from typing import Any
 
 from pydantic.deprecated import parse
 
 from sandbox.language.arming import checks_apply
 from sandbox.language.pathlib_view import Path
+from sandbox.language.rebound import rebound
 
 _installed = False
 
@@ -28,12 +28,7 @@ def install_pydantic_file_hook() -> None:
     if _installed:
         return
     original_load_file = parse.load_file
-    scratch = dict(vars(parse), Path=Path)
-    code = original_load_file
-    scratch_load_file = types.FunctionType(
-        code.__code__, scratch, code.__name__, code.__defaults__, code.__closure__
-    )
-    scratch_load_file.__kwdefaults__ = code.__kwdefaults__
+    scratch_load_file = rebound(original_load_file, dict(vars(parse), Path=Path))
 
     def load_file(path: Any, **options: Any) -> Any:
         return (scratch_load_file if checks_apply() else original_load_file)(path, **options)
