@@ -27,6 +27,7 @@ from sandbox.language.compiler import TOOL_FILENAME, compile_tool
 from sandbox.language.namespace import OutputCapture, bind_output, build_globals
 from sandbox.language.rules import TOOL_MODULE_NAME
 from sandbox.messages import Call
+from sandbox.process.isolation import address_space_size
 
 IMAGE_LIMITS = (resource.RLIMIT_CPU, resource.RLIMIT_AS, resource.RLIMIT_NOFILE)
 
@@ -48,7 +49,10 @@ def build(job: Call) -> ToolImage:
     before = {which: resource.getrlimit(which) for which in IMAGE_LIMITS}
     used = resource.getrusage(resource.RUSAGE_SELF)
     cpu = int(used.ru_utime + used.ru_stime + limits.cpu_time) + 1
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, before[resource.RLIMIT_CPU][1]))
+    memory = address_space_size() + limits.memory
+    for which, soft in zip(IMAGE_LIMITS, (cpu, memory, max(limits.open_files, 4)), strict=True):
+        hard = before[which][1]  # soft limits only: lifted again once the module has run
+        resource.setrlimit(which, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
     try:
         arm_checks(True)
         code = compile_tool(job.source, filename=TOOL_FILENAME)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from runtime import Runtime
+from runtime import Limits, Runtime
 
 TOOL_B = '''
 import logging
@@ -117,3 +117,18 @@ def test_the_image_is_walled_as_a_worker_is() -> None:
         assert any(
             line.startswith("Max file size") and line.split()[3] == "0" for line in limits.splitlines()
         )
+
+
+def test_an_image_module_is_held_to_the_calls_memory_limit() -> None:
+    """A module that allocates past the call's memory limit at import gets no image (its calls run
+    it each, and fail as memory), rather than running unbounded in the image process."""
+    source = "BIG = bytearray(256 * 1024 * 1024)\n\n\ndef big() -> int:\n    return len(BIG)\n"
+    with Runtime(store="memory://", limits=Limits(memory=64 * 1024 * 1024)) as rt:
+        rt.add_tool(source)
+        deadline = time.monotonic() + 20
+        while not rt.pool.tool_images_settled:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert source not in rt.pool.tool_images_built
+        result = rt.call("big", {})
+        assert result.error is not None and result.error.kind == "memory"
