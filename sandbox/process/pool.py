@@ -414,13 +414,13 @@ class WorkerPool:
         # none ready and fewer on their way than callers waiting (a burst, or a nested
         # tools.<name>() call while the caller holds one): fork one now rather than wait for a
         # finished call's refill, or for a fork another waiting caller will take
-        if self._wait_on(lane, 1):
-            self._request_forks(1, lane)
-            if lane.image and (worker := self._main.ready.take_nowait()) is not None:
-                self._wait_on(lane, -1)
-                return worker  # a burst on one tool: a zygote's worker runs its whole source meanwhile
-        rounds = 0
+        short = self._wait_on(lane, 1)
         try:
+            if short:
+                self._request_forks(1, lane)
+                if lane.image and (worker := self._main.ready.take_nowait()) is not None:
+                    return worker  # a burst on one tool: a zygote's worker runs its whole source meanwhile
+            rounds = 0
             while (worker := lane.ready.take(TAKE_WAIT)) is None:
                 self._restart_dead_zygote()
                 if lane.image and lane.image not in self._image_lanes:  # its image was dropped
