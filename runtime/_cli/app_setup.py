@@ -67,7 +67,8 @@ def read_auth(items: list[str] | None) -> dict[str, str]:
     for item in items or []:
         scheme, sep, given = item.partition("=")
         if not sep or not scheme:
-            raise InvalidArguments(f"--auth takes SCHEME=@FILE or SCHEME=env:VAR, not {item!r}")
+            # the item is not echoed: without "SCHEME=" it may be the secret itself
+            raise InvalidArguments("--auth takes SCHEME=@FILE or SCHEME=env:VAR: an item has no SCHEME=")
         secrets[scheme] = read_secret(given, option="--auth", prefix=f"{scheme}=")
     return secrets
 

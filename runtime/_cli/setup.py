@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from runtime._cli.app_setup import read_auth
 from runtime._cli.option_groups import option_field
-from runtime._cli.secrets import read_secret
 from sandbox.common.errors import InvalidArguments, InvalidSource
 from sandbox.common.walls import WallsMode
 
@@ -73,10 +73,7 @@ class ExtraOptions:
         return Extras(
             tools=list(self.tools or []),
             openapi=_pairs(self.openapi or [], "--openapi", "NAME=SPEC"),
-            auth={
-                scheme: read_secret(given, option="--auth", prefix=f"{scheme}=")
-                for scheme, given in _pairs(self.auth or [], "--auth", "SCHEME=SECRET").items()
-            },
+            auth=read_auth(self.auth),
             allow_hosts=list(self.allow_host or []),
             callbacks=list(self.callbacks or []),
             fakes=list(self.fakes or []),

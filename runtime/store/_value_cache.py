@@ -100,6 +100,7 @@ class ScopeCache:
         self.max_bytes = max_bytes
         self._entries: OrderedDict[Any, tuple[int, dict[str, Any], dict[str, int]]] = OrderedDict()
         self._bytes: dict[Any, int] = {}
+        self._total = 0  # the sum of _bytes, kept as they change
         self._lock = threading.Lock()
 
     def holds(self, owner: Any, version: int | None) -> bool:
@@ -118,6 +119,7 @@ class ScopeCache:
             self._drop(owner)
             self._entries[owner] = (version, kept, dict(sizes))
             self._bytes[owner] = total
+            self._total += total
             self._trim()
 
     def advance(self, written: list[Written]) -> None:
@@ -143,6 +145,7 @@ class ScopeCache:
                 total -= held_sizes.pop(key, 0)
             self._entries[owner] = (new, values, held_sizes)
             self._entries.move_to_end(owner)
+            self._total += total - self._bytes[owner]
             self._bytes[owner] = total
             self._trim()
 
@@ -173,12 +176,12 @@ class ScopeCache:
 
     def _drop(self, owner: Any) -> None:
         if self._entries.pop(owner, None) is not None:
-            del self._bytes[owner]
+            self._total -= self._bytes.pop(owner)
 
     def _trim(self) -> None:
-        while sum(self._bytes.values()) > self.max_bytes:
+        while self._total > self.max_bytes:
             owner, _ = self._entries.popitem(last=False)
-            del self._bytes[owner]
+            self._total -= self._bytes.pop(owner)
 
 
 def _mutable(values: dict[str, Any]) -> bool:

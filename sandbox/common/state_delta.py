@@ -175,8 +175,8 @@ def check_value_sizes(values: dict[str, Any], limit: int) -> None:
     """Raise ``OutputTooLarge`` naming the first key whose value is over ``limit`` bytes of JSON
     (``limits.state_value_size``); only the values set are encoded, not the whole state."""
     for key, value in values.items():
-        if isinstance(value, str) and len(value) * 4 + 2 <= limit:
-            continue  # a short string cannot be over it, whatever its characters
+        if isinstance(value, str) and len(value) * 6 + 2 <= limit:
+            continue  # a short string cannot be over it, whatever its characters (six: "\u0001")
         size = json_size(value)
         if size > limit:
             raise OutputTooLarge(

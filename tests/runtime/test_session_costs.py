@@ -73,6 +73,28 @@ def test_a_value_over_the_per_value_limit_fails_naming_its_key(walls: str) -> No
         assert len(rt.store.require_session("s").state["note"]) == 9_000, "nothing of the call was stored"
 
 
+WRITE_CONTROL = '''
+def write_control(size: int) -> int:
+    """Writes ``size`` control characters (six bytes of JSON each, escaped).
+
+    Args:
+        size: How many.
+    """
+    context.state["note"] = chr(1) * size
+    return size
+'''
+
+
+@pytest.mark.parametrize("walls", ["all", "process"])
+def test_a_string_of_escaped_characters_is_measured_as_its_json(walls: str) -> None:
+    with Runtime(store="memory://", limits=Limits(state_value_size=10_000), walls=walls) as rt:
+        rt.add_tool(WRITE_CONTROL)
+        over = rt.call("write_control", {"size": 2_000}, session_id="s")  # 12002 bytes of JSON
+        assert not over.success and over.error is not None
+        assert over.error.kind == "output_too_large" and "'note'" in over.error.message
+        assert "note" not in rt.store.require_session("s").state
+
+
 class SlowToLoad(MemoryStore):
     """A memory store whose sessions take ``delay`` seconds to load (a large state, a slow disk)."""
 

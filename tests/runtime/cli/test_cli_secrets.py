@@ -83,6 +83,16 @@ def test_a_secret_that_cannot_be_read_is_unusable(
     assert error["kind"] == "invalid_arguments" and message in error["message"]
 
 
+def test_an_auth_item_without_its_scheme_is_refused_without_echoing_it(
+    tmp_path: Path, crm: CrmServer
+) -> None:
+    done = run_cart(tmp_path, crm, CRM_KEY)
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert error["kind"] == "invalid_arguments" and "--auth takes SCHEME=@FILE" in error["message"]
+    assert CRM_KEY not in done.stdout + done.stderr
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
